@@ -1,0 +1,39 @@
+# callbreak_lab: one-command set-up. `make lab` opens the notebooks, `make test` runs every check.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Re-install whenever pyproject.toml changes.
+STAMP  := $(VENV)/.installed
+# Jupyter refuses to run as root unless told; CI and these machines run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test venv lint typecheck pytest clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[test]"
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+## Install into .venv and open JupyterLab on notebooks/ (LAB_ARGS passes extra options).
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
+
+## Install what the tests need and run lint, type checks and the whole test suite.
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check callbreak_lab tests benchmarks
+	$(BIN)/ruff format --check callbreak_lab tests benchmarks
+
+# The pure library is type-checked strictly enough to catch API drift.
+typecheck: $(STAMP)
+	$(BIN)/mypy callbreak_lab/cards.py callbreak_lab/rules.py callbreak_lab/game.py callbreak_lab/solver
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
