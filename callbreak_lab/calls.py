@@ -1,0 +1,274 @@
+"""The call decision: from a distribution over tricks to the call with the best expected score.
+
+The bid model forecasts ``P(tricks = t)`` for ``t = 0..13``; this module turns such a forecast
+into a call under a ruleset, with no knowledge of where the forecast came from. It works for every
+scoring kind because it never re-implements scoring: it asks the ruleset's own
+``score(call, tricks)`` (integer tenths) for every legal call and every trick count once, caches
+the resulting ``(n_calls, 14)`` score matrix per ruleset, and then
+
+* expected score per call = ``dist @ S.T`` (tenths, float),
+* P(call is made) = ``dist @ M.T`` where ``M[c, t] = 1`` when call ``c`` taking ``t`` tricks is
+  made: ``t >= c`` for ``tenths``/``flat``, ``t in {c, c + 1}`` for ``exact_or_one`` and
+  ``exact_or_one_bonus``. ``M`` is read off the same matrix: a made call scores positive and a
+  missed one ``-c`` (calls are at least 1), so there is one source of truth for scoring.
+
+All functions take one distribution (14 numbers) or many (an ``(n, 14)`` array) and validate
+them: finite, non-negative, summing to 1 within ``SUM_TOLERANCE``; otherwise
+:class:`DistributionError`.
+
+The best call maximises expected score; **ties go to the lower call** (a lower call risks less
+and, under the bonus scoring, is the conservative choice). Expected scores within
+``TIE_TOLERANCE`` tenths of the maximum count as tied, so floating-point noise cannot flip a
+tie. Under ``exact_or_one_bonus`` the best call is not monotone in hand strength (a call of 8
+pays 13 while 7 pays 7), and nothing here assumes it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "SUM_TOLERANCE",
+    "TIE_TOLERANCE",
+    "CallAdvice",
+    "CallAdviceBatch",
+    "CallsError",
+    "DistributionError",
+    "ScoringRules",
+    "best_call",
+    "best_calls",
+    "expected_scores",
+    "legal_calls",
+    "made_matrix",
+    "make_probabilities",
+    "point_mass",
+    "score_matrix",
+]
+
+N_TRICKS = 14  # trick counts 0..13
+SUM_TOLERANCE = 1e-6
+TIE_TOLERANCE = 1e-9
+
+
+class CallsError(ValueError):
+    """Invalid input to the call decision (bad ruleset or call range)."""
+
+
+class DistributionError(CallsError):
+    """A trick distribution that is not 14 finite non-negative numbers summing to 1."""
+
+
+class ScoringRules(Protocol):
+    """What the call decision needs from a ruleset (``callbreak_lab.rules.Ruleset`` fits)."""
+
+    @property
+    def min_call(self) -> int: ...
+
+    @property
+    def max_call(self) -> int: ...
+
+    def score(self, call: int, tricks: int) -> int: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Score matrix per ruleset
+# ---------------------------------------------------------------------------------------------
+
+
+def legal_calls(rules: ScoringRules) -> np.ndarray:
+    """The legal calls ``min_call..max_call`` as an int64 array (rows of the score matrix)."""
+    lo, hi = int(rules.min_call), int(rules.max_call)
+    if not 1 <= lo <= hi <= 13:
+        raise CallsError(f"ruleset call range {lo}..{hi} must lie within 1..13")
+    return np.arange(lo, hi + 1, dtype=np.int64)
+
+
+def _build_scores(rules: ScoringRules) -> np.ndarray:
+    calls = legal_calls(rules)
+    mat = np.array(
+        [[int(rules.score(int(c), t)) for t in range(N_TRICKS)] for c in calls], dtype=np.float64
+    )
+    made = mat > 0
+    missed_ok = mat[~made] == -10 * np.broadcast_to(calls[:, None], mat.shape)[~made]
+    if not np.all(missed_ok):
+        raise CallsError("ruleset scoring must give -call (in tenths) for every missed call")
+    mat.setflags(write=False)
+    return mat
+
+
+_CACHE: dict[object, np.ndarray] = {}
+
+
+def score_matrix(rules: ScoringRules) -> np.ndarray:
+    """Read-only ``(n_calls, 14)`` matrix: ``S[i, t]`` = score in tenths of call
+    ``legal_calls(rules)[i]`` taking ``t`` tricks, from the ruleset's own ``score``.
+    Cached per (hashable) ruleset."""
+    try:
+        cached = _CACHE.get(rules)
+    except TypeError:  # unhashable ruleset-like object: no caching
+        return _build_scores(rules)
+    if cached is None:
+        cached = _build_scores(rules)
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        _CACHE[rules] = cached
+    return cached
+
+
+def made_matrix(rules: ScoringRules) -> np.ndarray:
+    """``(n_calls, 14)`` 0/1 float matrix: 1 where the call is made (its score is positive)."""
+    return (score_matrix(rules) > 0).astype(np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Distributions
+# ---------------------------------------------------------------------------------------------
+
+
+def _validate(dist: npt.ArrayLike) -> np.ndarray:
+    """Coerce to float64 of shape (14,) or (n, 14) and check it is a probability distribution."""
+    try:
+        arr = np.asarray(dist, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise DistributionError(f"trick distribution must be numeric: {exc}") from None
+    if arr.ndim not in (1, 2) or arr.shape[-1] != N_TRICKS:
+        raise DistributionError(
+            f"trick distribution must have shape (14,) or (n, 14) for tricks 0..13, "
+            f"got shape {arr.shape}"
+        )
+    if not np.all(np.isfinite(arr)):
+        raise DistributionError("trick distribution contains NaN or infinite values")
+    if np.any(arr < 0):
+        where = np.argwhere(arr < 0)[0]
+        raise DistributionError(
+            f"trick distribution has a negative probability {arr[tuple(where)]!r} at {tuple(where)}"
+        )
+    sums = arr.sum(axis=-1)
+    bad = np.abs(sums - 1.0) > SUM_TOLERANCE
+    if np.any(bad):
+        first = float(np.atleast_1d(sums)[np.argmax(np.atleast_1d(bad))])
+        raise DistributionError(
+            f"trick distribution must sum to 1 (within {SUM_TOLERANCE}), got sum {first!r}"
+        )
+    return arr
+
+
+def point_mass(tricks: int) -> np.ndarray:
+    """The distribution that is certain of ``tricks`` (0..13)."""
+    if not 0 <= int(tricks) <= 13:
+        raise DistributionError(f"tricks must be in 0..13, got {tricks}")
+    out = np.zeros(N_TRICKS, dtype=np.float64)
+    out[int(tricks)] = 1.0
+    return out
+
+
+def expected_scores(dist: npt.ArrayLike, rules: ScoringRules) -> np.ndarray:
+    """Expected score in tenths of each legal call: shape ``(n_calls,)`` or ``(n, n_calls)``."""
+    arr = _validate(dist)
+    return arr @ score_matrix(rules).T
+
+
+def make_probabilities(dist: npt.ArrayLike, rules: ScoringRules) -> np.ndarray:
+    """P(the call is made) for each legal call: shape ``(n_calls,)`` or ``(n, n_calls)``."""
+    arr = _validate(dist)
+    return np.clip(arr @ made_matrix(rules).T, 0.0, 1.0)
+
+
+def _argbest(expected: np.ndarray) -> np.ndarray:
+    """Index of the best call along the last axis; ties (within TIE_TOLERANCE) -> lowest."""
+    best = expected.max(axis=-1, keepdims=True)
+    return np.argmax(expected >= best - TIE_TOLERANCE, axis=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Advice
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CallAdvice:
+    """The best call for one trick distribution, with the numbers behind it.
+
+    ``calls`` are the legal calls; ``expected`` and ``make_prob`` are aligned with them
+    (expected score in tenths, probability the call is made); ``dist`` is the distribution.
+    """
+
+    call: int
+    calls: np.ndarray
+    expected: np.ndarray
+    make_prob: np.ndarray
+    dist: np.ndarray
+
+    @property
+    def expected_score(self) -> float:
+        """Expected score of the chosen call, in tenths."""
+        return float(self.expected[self.call - int(self.calls[0])])
+
+    @property
+    def make_probability(self) -> float:
+        """Probability that the chosen call is made."""
+        return float(self.make_prob[self.call - int(self.calls[0])])
+
+    def table(self) -> list[tuple[int, float, float]]:
+        """Rows ``(call, expected score in tenths, make probability)`` for display."""
+        return [
+            (int(c), float(e), float(p))
+            for c, e, p in zip(self.calls, self.expected, self.make_prob, strict=True)
+        ]
+
+
+@dataclass(frozen=True)
+class CallAdviceBatch:
+    """Best calls for ``n`` distributions: ``call`` (n,), ``expected``/``make_prob`` (n, n_calls),
+    ``dist`` (n, 14); ``batch[i]`` is the :class:`CallAdvice` of row ``i``."""
+
+    call: np.ndarray
+    calls: np.ndarray
+    expected: np.ndarray
+    make_prob: np.ndarray
+    dist: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.call.shape[0])
+
+    def __getitem__(self, i: int) -> CallAdvice:
+        return CallAdvice(
+            call=int(self.call[i]),
+            calls=self.calls,
+            expected=self.expected[i],
+            make_prob=self.make_prob[i],
+            dist=self.dist[i],
+        )
+
+    @property
+    def expected_score(self) -> np.ndarray:
+        """Expected score (tenths) of each chosen call, shape (n,)."""
+        rows = np.arange(len(self))
+        return self.expected[rows, self.call - self.calls[0]]
+
+
+def best_calls(dists: npt.ArrayLike, rules: ScoringRules) -> CallAdviceBatch:
+    """Best call for each row of an ``(n, 14)`` array of distributions (vectorised)."""
+    arr = _validate(dists)
+    if arr.ndim != 2:
+        raise DistributionError(f"best_calls needs an (n, 14) array, got shape {arr.shape}")
+    calls = legal_calls(rules)
+    expected = arr @ score_matrix(rules).T
+    made = np.clip(arr @ made_matrix(rules).T, 0.0, 1.0)
+    choice = calls[_argbest(expected)] if arr.shape[0] else np.zeros(0, dtype=np.int64)
+    return CallAdviceBatch(call=choice, calls=calls, expected=expected, make_prob=made, dist=arr)
+
+
+def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
+    """Best call (max expected score, ties -> lower call) for one 14-number distribution."""
+    arr = _validate(dist)
+    if arr.ndim != 1:
+        raise DistributionError(
+            f"best_call needs one distribution of shape (14,), got {arr.shape}; "
+            "use best_calls for many"
+        )
+    return best_calls(arr[None, :], rules)[0]
