@@ -1,0 +1,45 @@
+"""Constants and bit tables shared by the numba kernels.
+
+Inside the kernels a hand is an ``int64[4]`` row of 13-bit suit masks (bit ``r`` = rank ``r``), so
+every operation stays in plain int64 arithmetic; a card is ``suit * 13 + rank``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SPADES = 3
+MAXPLY = 53  # 52 cards + one sentinel level
+
+#: population count of a 13-bit suit mask
+POP = np.array([bin(i).count("1") for i in range(8192)], dtype=np.int64)
+#: index of the highest set bit (-1 for 0)
+HI = np.array([i.bit_length() - 1 for i in range(8192)], dtype=np.int64)
+#: index of the lowest set bit (-1 for 0)
+LO = np.array([((i & -i).bit_length() - 1) if i else -1 for i in range(8192)], dtype=np.int64)
+#: ABOVE[r + 1] = ranks strictly above r (index 0 = every rank, i.e. "above -1")
+ABOVE = np.array([(0x1FFF >> (r + 1)) << (r + 1) for r in range(-1, 13)], dtype=np.int64)
+
+# Indices of the option switches (``opts`` array) so the benchmark can measure each technique.
+OPT_TT = 0  # transposition table at trick boundaries
+OPT_QUICK = 1  # sure-trick bounds at trick boundaries
+OPT_EQUIV = 2  # one card per run of equivalent cards
+OPT_ORDER = 3  # heuristic move ordering (plus table move first)
+OPT_MTD = 4  # drive null-window probes from a guess (else bisection)
+OPT_LAST = 5  # evaluate the last tricks directly
+OPT_ETC = 6  # look the children of a lead up in the table before searching them
+N_OPTS = 8
+
+# Indices of the statistics counters (``stats`` array).
+ST_NODES = 0
+ST_TT_HITS = 1
+ST_TT_STORES = 2
+ST_QUICK_CUTS = 3
+ST_PROBES = 4
+N_STATS = 8
+
+
+def default_opts() -> np.ndarray:
+    """Every technique switched on."""
+    opts = np.ones(N_OPTS, dtype=np.int64)
+    return opts

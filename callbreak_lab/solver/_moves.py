@@ -1,0 +1,195 @@
+"""Numba kernels: trick state, legal cards, equivalent cards and move ordering.
+
+A hand in the kernels is a row ``hands[seat]`` of four 13-bit suit masks. ``tc`` holds the cards
+of the current trick (and of the whole search line): the trick containing ply ``p`` starts at
+``tc[ts]`` and ``pos`` cards of it are on the table.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ._consts import ABOVE, HI, LO, POP
+
+
+@njit(cache=True)
+def beats(c: int, b: int) -> bool:
+    """True when card ``c``, played after ``b``, would beat it (spades are trump)."""
+    cs = c // 13
+    bs = b // 13
+    if cs == bs:
+        return c > b
+    return cs == 3
+
+
+@njit(cache=True)
+def trick_info(tc, ts, pos):  # type: ignore[no-untyped-def]
+    """(led suit, winning card so far, offset of its player) of the ``pos`` cards at ``tc[ts:]``."""
+    best = tc[ts]
+    led = best // 13
+    wo = 0
+    for i in range(1, pos):
+        c = tc[ts + i]
+        if beats(c, best):
+            best = c
+            wo = i
+    return led, best, wo
+
+
+@njit(cache=True)
+def legal_suits(hand, pos, led, best, mb, vr, ban, out):  # type: ignore[no-untyped-def]
+    """Fill ``out[s]`` with the legal cards of suit ``s`` for ``hand`` (a row of suit masks).
+
+    ``mb`` must_beat 0/1, ``vr`` void rule 0 strict / 1 win_only, ``ban`` 1 when the first-trick
+    spade-lead ban applies to this lead.
+    """
+    for s in range(4):
+        out[s] = 0
+    if pos == 0:
+        if ban and (hand[0] | hand[1] | hand[2]) != 0:
+            for s in range(3):
+                out[s] = hand[s]
+        else:
+            for s in range(4):
+                out[s] = hand[s]
+        return
+    f = hand[led]
+    bs = best // 13
+    if f != 0:
+        if mb and bs == led:
+            b = f & ABOVE[best % 13 + 1]
+            out[led] = b if b != 0 else f
+        else:
+            out[led] = f
+        return
+    sp = hand[3]
+    if bs == 3:
+        higher = sp & ABOVE[best % 13 + 1]
+    else:
+        higher = sp
+    if vr == 0:
+        if sp != 0:
+            out[3] = higher if higher != 0 else sp
+            return
+    elif higher != 0:
+        out[3] = higher
+        return
+    for s in range(4):
+        out[s] = hand[s]
+
+
+@njit(cache=True)
+def can_beat(hand, c, led):  # type: ignore[no-untyped-def]
+    """Whether a player holding ``hand`` could beat card ``c`` in a trick led in suit ``led``."""
+    cs = c // 13
+    f = hand[led]
+    if f != 0:
+        return cs == led and (f & ABOVE[c % 13 + 1]) != 0
+    if cs == 3:
+        return (hand[3] & ABOVE[c % 13 + 1]) != 0
+    return hand[3] != 0
+
+
+@njit(cache=True)
+def rep_of(card, mine, live):  # type: ignore[no-untyped-def]
+    """The lowest card of the run of equivalent cards (of one suit) that contains ``card``."""
+    s = card // 13
+    r = card % 13
+    while True:
+        below = live & ((1 << r) - 1)
+        if below == 0:
+            return s * 13 + r
+        nr = HI[below]
+        if (mine >> nr) & 1 == 0:
+            return s * 13 + r
+        r = nr
+
+
+@njit(cache=True)
+def gen_moves(  # type: ignore[no-untyped-def]
+    hands, mover, target, leader, pos, tc, ts, mb, vr, ban, hint, use_equiv, use_order, mv, p,
+    legal, live, scores,
+):
+    """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return how many.
+
+    One card per run of equivalent cards when ``use_equiv``; ``hint`` is a card to try first
+    (the table's best lead) or -1. ``legal``, ``live``, ``scores`` are scratch arrays.
+    """
+    hand = hands[mover]
+    led = 0
+    best = 0
+    wo = 0
+    if pos > 0:
+        led, best, wo = trick_info(tc, ts, pos)
+    legal_suits(hand, pos, led, best, mb, vr, ban, legal)
+    for s in range(4):
+        live[s] = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+    for i in range(pos):
+        c = tc[ts + i]
+        live[c // 13] |= 1 << (c % 13)
+    is_max = mover == target
+    side_winning = False
+    if pos > 0:
+        ws = (leader + wo) % 4
+        side_winning = (ws == target) == is_max
+        if side_winning and pos < 3:
+            # only count it as winning when no later enemy can beat it
+            for j in range(pos + 1, 4):
+                q = (leader + j) % 4
+                if (q == target) != is_max and can_beat(hands[q], best, led):
+                    side_winning = False
+                    break
+    hint_rep = -1
+    if hint >= 0 and (hand[hint // 13] >> (hint % 13)) & 1:
+        hint_rep = rep_of(hint, hand[hint // 13], live[hint // 13])
+    n = 0
+    for s in range(4):
+        m = legal[s]
+        while m != 0:
+            r = LO[m]
+            m &= m - 1
+            if use_equiv:
+                below = live[s] & ((1 << r) - 1)
+                if below != 0 and (hand[s] >> HI[below]) & 1:
+                    continue  # not the lowest card of its run
+            c = s * 13 + r
+            sc = 0
+            if use_order:
+                spade_pen = 13 if s == 3 else 0
+                if pos == 0:
+                    enemy_beats = False
+                    for q in range(4):
+                        if q != mover and (q == target) != is_max and can_beat(hands[q], c, s):
+                            enemy_beats = True
+                            break
+                    if not enemy_beats:
+                        sc = 200 + r
+                    else:
+                        sc = 40 - r - POP[hand[s]]
+                    if c == hint_rep:
+                        sc += 1000
+                elif beats(c, best):
+                    if side_winning:
+                        sc = -r - spade_pen - 30
+                    elif pos == 3:
+                        sc = 100 - r
+                    else:
+                        sure = True
+                        for j in range(pos + 1, 4):
+                            q = (leader + j) % 4
+                            if (q == target) != is_max and can_beat(hands[q], c, led):
+                                sure = False
+                                break
+                        sc = 100 - r if sure else 50 + r
+                else:
+                    sc = -r - spade_pen
+            # insertion sort, highest score first
+            i = n
+            while i > 0 and scores[i - 1] < sc:
+                scores[i] = scores[i - 1]
+                mv[p, i] = mv[p, i - 1]
+                i -= 1
+            scores[i] = sc
+            mv[p, i] = c
+            n += 1
+    return n
