@@ -21,6 +21,8 @@ Spades (trumps):
                                once the top ones fall, and they trump side suits.
   ``spade_extra``              ``max(0, len_s - 3)``: spades beyond the third usually win by
                                length because opponents run out.
+  ``spade_length_winners``     ``E[max(0, len_s - longest opponent spade holding)]`` under a
+                               uniform deal of the unseen cards: spades that win by length alone.
   ``hcp_spades``               honour points in spades (A 4, K 3, Q 2, J 1).
 Shape of the side suits (clubs, diamonds, hearts only: a short trump suit does not ruff):
   ``side_voids side_singletons side_doubletons``
@@ -133,7 +135,30 @@ def _survival_table() -> np.ndarray:
     return table
 
 
+def _length_winner_table() -> np.ndarray:
+    """``W[L]``: E[max(0, L - longest opponent holding)] for a suit where we hold L cards.
+
+    For spades these are the tricks won by length alone: once the opponent with the most trumps
+    is out of them, every remaining spade of ours wins. Same hypergeometric model as
+    :func:`_survival_table`.
+    """
+    table = np.zeros(14, dtype=np.float64)
+    for length in range(14):
+        missing = 13 - length
+        expected = 0
+        for a in range(14):
+            for b in range(14):
+                c = missing - a - b
+                if 0 <= c <= 13:
+                    expected += (
+                        comb(13, a) * comb(13, b) * comb(13, c) * max(0, length - max(a, b, c))
+                    )
+        table[length] = expected / comb(39, missing)
+    return table
+
+
 SURVIVAL: np.ndarray = _survival_table()
+LENGTH_WINNERS: np.ndarray = _length_winner_table()
 #: expected winners from the top run of a side suit, discounted by the suit's length
 SIDE_RUN_WINNERS_TABLE: np.ndarray = np.array(
     [SURVIVAL[LEN_TABLE[p], 1 : RUN_TABLE[p] + 1].sum() for p in range(1 << 13)],
@@ -152,6 +177,7 @@ for _table in (
     HCP_TABLE,
     GE_TABLE,
     SURVIVAL,
+    LENGTH_WINNERS,
     SIDE_RUN_WINNERS_TABLE,
     SIDE_SURE_TABLE,
     GUARDED_KING_TABLE,
@@ -172,6 +198,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "spades_ge_t",
     "spades_ge_8",
     "spade_extra",
+    "spade_length_winners",
     "hcp_spades",
     "side_voids",
     "side_singletons",
@@ -198,11 +225,6 @@ _COL = {name: i for i, name in enumerate(FEATURE_NAMES)}
 _SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
 
 
-def _popcount52(masks: np.ndarray) -> np.ndarray:
-    """Card count of each uint64 mask (sum of the four 13-bit suit lengths)."""
-    return LEN_TABLE[suit_patterns(masks)].sum(axis=1)
-
-
 def suit_patterns(masks: np.ndarray) -> np.ndarray:
     """(n,) uint64 masks -> (n, 4) int64 13-bit suit patterns (columns clubs .. spades)."""
     return ((masks[:, None] >> _SHIFTS) & np.uint64(0x1FFF)).astype(np.int64)
@@ -215,6 +237,14 @@ def validate_hands(
 
     Returns ``(masks as uint64 (n,), seats as int64 (n,))``; ``seats=None`` means all seat 0.
     """
+    arr, seat_arr, _ = _checked(masks, seats)
+    return arr, seat_arr
+
+
+def _checked(
+    masks: npt.ArrayLike, seats: npt.ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`validate_hands` plus the (n, 4) suit patterns it computed on the way."""
     raw = np.asarray(masks)
     if raw.ndim != 1:
         raise FeatureError(f"masks must be a 1-D array of hand masks, got shape {raw.shape}")
@@ -229,7 +259,8 @@ def validate_hands(
     if arr.size and int(arr.max()) > FULL_MASK:
         bad = int(np.argmax(arr > np.uint64(FULL_MASK)))
         raise FeatureError(f"mask at index {bad} has bits above bit 51: {int(arr[bad]):#x}")
-    counts = _popcount52(arr)
+    pats = suit_patterns(arr)
+    counts = LEN_TABLE[pats].sum(axis=1)
     if arr.size and np.any(counts != 13):
         bad = int(np.argmax(counts != 13))
         raise FeatureError(
@@ -250,7 +281,7 @@ def validate_hands(
         seat_arr = seat_raw.astype(np.int64)
         if seat_arr.size and (seat_arr.min() < 0 or seat_arr.max() > 3):
             raise FeatureError("seats must be in 0..3")
-    return arr, seat_arr
+    return arr, seat_arr, pats
 
 
 def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> np.ndarray:
@@ -259,10 +290,9 @@ def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> n
     Columns follow :data:`FEATURE_NAMES`; see the module docstring for what each one means.
     ``seats`` may be a scalar (all hands in one seat) or ``None`` (seat 0).
     """
-    arr, seat_arr = validate_hands(masks, seats)
+    arr, seat_arr, pats = _checked(masks, seats)  # pats: (n, 4) suit patterns
     n = arr.shape[0]
     out = np.zeros((n, N_FEATURES), dtype=np.float32)
-    pats = suit_patterns(arr)  # (n, 4)
     lens = LEN_TABLE[pats]
     runs = RUN_TABLE[pats]
     side = list(SIDE_SUITS)
@@ -279,6 +309,7 @@ def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> n
     out[:, _COL["spades_ge_t"]] = GE_TABLE[sp, 8]
     out[:, _COL["spades_ge_8"]] = GE_TABLE[sp, 6]
     out[:, _COL["spade_extra"]] = np.maximum(lens[:, SPADES] - 3, 0)
+    out[:, _COL["spade_length_winners"]] = LENGTH_WINNERS[lens[:, SPADES]]
     out[:, _COL["hcp_spades"]] = HCP_TABLE[sp]
 
     out[:, _COL["side_voids"]] = (side_lens == 0).sum(axis=1)

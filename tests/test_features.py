@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from callbreak_lab.cards import Hand
 from callbreak_lab.features import (
     FEATURE_NAMES,
+    LENGTH_WINNERS,
     N_FEATURES,
     SURVIVAL,
     FeatureError,
@@ -68,6 +69,8 @@ def test_balanced_top_spades() -> None:
     assert f["run_s"] == 3  # A K Q from the top
     assert f["spades_ge_q"] == 3 and f["spades_ge_t"] == 3 and f["spades_ge_8"] == 3
     assert f["spade_extra"] == 1  # one spade beyond the third
+    # the 9 missing spades split 3-3-3 is the only way our 4th spade wins by length
+    assert f["spade_length_winners"] == pytest.approx(comb(13, 3) ** 3 / comb(39, 9))
     assert f["hcp_spades"] == 9 and f["hcp"] == 9  # 4 + 3 + 2
     assert f["side_voids"] == f["side_singletons"] == f["side_doubletons"] == 0
     assert f["longest_side"] == 3
@@ -83,6 +86,7 @@ def test_all_thirteen_spades() -> None:
     assert f["len_s"] == 13 and f["run_s"] == 13
     assert f["spades_ge_q"] == 3 and f["spades_ge_t"] == 5 and f["spades_ge_8"] == 7
     assert f["spade_extra"] == 10
+    assert f["spade_length_winners"] == pytest.approx(13.0)
     assert f["side_voids"] == 3 and f["longest_side"] == 0
     assert f["ruff_potential"] == 0  # every spade is a top winner already
     assert f["sure_high_winners"] == pytest.approx(13.0)
@@ -138,6 +142,14 @@ def test_survival_table_shape_and_limits() -> None:
                 assert SURVIVAL[length, k] == 0.0
         assert np.all(np.diff(SURVIVAL[length]) <= 1e-12)  # harder to survive more rounds
     assert np.all(np.diff(SURVIVAL[:, 2]) <= 1e-12)  # longer own suit -> less survival
+
+
+def test_length_winner_table() -> None:
+    assert LENGTH_WINNERS[0] == 0 and LENGTH_WINNERS[3] == 0  # 10 missing: someone has >= 4
+    assert LENGTH_WINNERS[13] == pytest.approx(13)
+    assert np.all(np.diff(LENGTH_WINNERS) > -1e-12)
+    for length in range(14):  # the longest opponent holds at least a third of the missing cards
+        assert LENGTH_WINNERS[length] <= max(0, length - -(-(13 - length) // 3)) + 1e-12
 
 
 def test_survival_table_matches_simulation() -> None:
