@@ -1,0 +1,265 @@
+"""The ``callbreak-lab`` command line.
+
+Structure (to extend it, e.g. with ``solve``): each command is a pair of functions,
+``_add_<name>(subparsers, common)`` declaring its arguments (pass ``parents=[common]`` for the
+shared ``--json``/``--rules`` options and ``set_defaults(run=cmd_<name>)``) and
+``cmd_<name>(args) -> Output`` doing the work; append the ``_add_<name>`` function to
+``COMMANDS``. ``Output`` carries both the human text and the JSON-able data; ``main`` prints one or
+the other. Any ``ValueError`` (all library errors are ValueErrors) or usage error becomes exit
+code 2 with a single ``callbreak-lab: error: <message>`` line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from callbreak_lab import __version__
+from callbreak_lab.cards import Deal, Hand
+from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
+
+PROG = "callbreak-lab"
+
+
+class UsageError(ValueError):
+    """Bad command-line usage (raised instead of argparse's print-and-exit)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a command produced: ``text`` for people, ``data`` for ``--json``."""
+
+    text: str
+    data: Any
+
+
+def rules_of(args: argparse.Namespace) -> Ruleset:
+    """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
+    return Ruleset.preset(getattr(args, "rules", None) or "modern")
+
+
+def _ints(text: str, what: str) -> list[int]:
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(
+            f"{what} must be whole numbers separated by commas, got {text!r}"
+        ) from None
+
+
+# --- score ----------------------------------------------------------------------------------------
+
+
+def _add_score(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "score",
+        parents=[common],
+        help="score calls against tricks won",
+        description="Score each seat's call against its tricks (e.g. --calls 3,4,2,3 "
+        "--tricks 5,3,2,3 prints 3.2 -4 2 3). With four seats the tricks must sum to 13.",
+    )
+    p.add_argument("--calls", required=True, help="calls, comma separated")
+    p.add_argument("--tricks", required=True, help="tricks won, comma separated, same order")
+    p.set_defaults(run=cmd_score)
+
+
+def cmd_score(args: argparse.Namespace) -> Output:
+    """Scores of calls against tricks in the ruleset's scoring."""
+    rules = rules_of(args)
+    calls = _ints(args.calls, "--calls")
+    tricks = _ints(args.tricks, "--tricks")
+    if not calls or len(calls) != len(tricks) or len(calls) > 4:
+        raise ValueError(
+            f"give 1..4 calls and as many tricks, got {len(calls)} calls and {len(tricks)} tricks"
+        )
+    if len(tricks) == 4 and sum(tricks) != 13:
+        raise ValueError(f"the tricks of four seats must sum to 13, got {sum(tricks)}")
+    scores = [rules.score(c, t) for c, t in zip(calls, tricks, strict=True)]
+    texts = [format_tenths(s) for s in scores]
+    data = {
+        "rules": rules.name,
+        "calls": calls,
+        "tricks": tricks,
+        "scores": texts,
+        "scores_tenths": scores,
+    }
+    return Output(" ".join(texts), data)
+
+
+# --- legal ----------------------------------------------------------------------------------------
+
+
+def _add_legal(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "legal",
+        parents=[common],
+        help="legal cards for a hand and a trick, and why",
+        description="Which cards of --hand may be played to --trick (its cards in play order) "
+        "and why. The hand may be a fragment in any notation.",
+    )
+    p.add_argument("--hand", required=True, help="the hand, e.g. 'AKQ2.T98.765.432' or 'AS 2S KD'")
+    p.add_argument("--trick", default="", help="cards already in the trick, e.g. 'AH 6H 4S'")
+    p.add_argument(
+        "--first-trick", action="store_true", help="this is the deal's first trick (lead only)"
+    )
+    p.set_defaults(run=cmd_legal)
+
+
+def cmd_legal(args: argparse.Namespace) -> Output:
+    """Legal cards with the reason and why each other card is excluded."""
+    rules = rules_of(args)
+    hand = Hand.parse(args.hand)
+    result = rules.legal_cards_with_reasons(hand, args.trick, args.first_trick)
+    trick = [str(c) for c in _trick_cards(args.trick)]
+    lines = [
+        f"legal: {result.legal.card_list()}",
+        f"reason: {result.text} [{result.reason.value}]",
+    ]
+    lines += [f"not {card}: {why}" for card, why in result.excluded.items()]
+    data = {
+        "rules": rules.name,
+        "hand": str(hand),
+        "trick": trick,
+        "first_trick": args.first_trick,
+        "legal": [str(c) for c in result.legal],
+        "reason": result.reason.value,
+        "text": result.text,
+        "excluded": {str(c): why for c, why in result.excluded.items()},
+    }
+    return Output("\n".join(lines), data)
+
+
+def _trick_cards(text: str) -> list[Any]:
+    from callbreak_lab.game import parse_record
+
+    return parse_record(text)
+
+
+# --- rules ----------------------------------------------------------------------------------------
+
+
+def _add_rules(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "rules",
+        parents=[common],
+        help="the ruleset presets table",
+        description="Print the five presets, or only the ruleset given with --rules "
+        "(variations like pagat+must_beat or modern+exact_or_one are accepted).",
+    )
+    p.set_defaults(run=cmd_rules)
+
+
+def cmd_rules(args: argparse.Namespace) -> Output:
+    """The presets table (or one ruleset)."""
+    chosen = [rules_of(args)] if getattr(args, "rules", None) else list(PRESETS.values())
+    header = ("name", "direction", "calls", "must_beat", "void_rule", "ban_t1", "scoring", "match")
+    rows = [header]
+    for r in chosen:
+        match = []
+        if r.match_deals is not None:
+            match.append(f"{r.match_deals} deals")
+        if r.target_score is not None:
+            match.append(f"to {format_tenths(r.target_score)}")
+        rows.append(
+            (
+                r.name,
+                r.direction,
+                f"{r.min_call}-{r.max_call}",
+                "yes" if r.must_beat else "no",
+                r.void_rule,
+                "yes" if r.first_trick_spade_ban else "no",
+                r.scoring,
+                " or ".join(match),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    text = "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
+    return Output(text, [r.to_dict() for r in chosen])
+
+
+# --- deal -----------------------------------------------------------------------------------------
+
+
+def _add_deal(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "deal",
+        parents=[common],
+        help="a random deal (deterministic for --seed)",
+        description="Print a uniformly random deal as four dotted hands, seats 0..3.",
+    )
+    p.add_argument("--seed", type=int, default=None, help="random seed (int)")
+    p.set_defaults(run=cmd_deal)
+
+
+def cmd_deal(args: argparse.Namespace) -> Output:
+    """A random deal."""
+    deal = Deal.random(args.seed)
+    return Output(str(deal), {"deal": str(deal), "hands": [str(h) for h in deal]})
+
+
+# --- main -----------------------------------------------------------------------------------------
+
+Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+COMMANDS: list[Adder] = [_add_score, _add_legal, _add_rules, _add_deal]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: global options plus one subparser per entry of ``COMMANDS``."""
+    common = _Parser(add_help=False)
+    # SUPPRESS so that a subcommand does not overwrite a value given before it
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output"
+    )
+    common.add_argument(
+        "--rules",
+        default=argparse.SUPPRESS,
+        help=f"ruleset: {', '.join(PRESETS)}, optionally +variations (default modern)",
+    )
+    parser = _Parser(prog=PROG, description="Call Break analysis lab.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--json", action="store_true", default=False, help="machine-readable output"
+    )
+    parser.add_argument("--rules", default=None, help="ruleset (see the rules command)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        out: Output = args.run(args)
+    except SystemExit as e:  # --help / --version
+        return e.code if isinstance(e.code, int) else 0
+    except ValueError as e:
+        message = " ".join(str(e).split())
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out.data, ensure_ascii=False, indent=2))
+    else:
+        print(out.text)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

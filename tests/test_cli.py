@@ -1,0 +1,142 @@
+"""The callbreak-lab command line, through main(argv)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from callbreak_lab import Deal
+from callbreak_lab.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_seed_001(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "score", "--rules", "modern", "--calls", "3,4,2,3", "--tricks", "5,3,2,3"
+    )
+    assert (code, out, err) == (0, "3.2 -4 2 3\n", "")
+
+
+def test_score_home_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "score", "--rules", "home", "--calls", "3,8,2,2", "--tricks", "5,8,0,0"
+    )
+    assert code == 0 and out == "-3 13 -2 -2\n"
+    code, out, _ = run(
+        capsys, "--json", "score", "--rules", "pagat", "--calls", "5", "--tricks", "3"
+    )
+    assert code == 0
+    assert json.loads(out) == {
+        "rules": "pagat",
+        "calls": [5],
+        "tricks": [3],
+        "scores": ["-5"],
+        "scores_tenths": [-50],
+    }
+    code, out, _ = run(capsys, "score", "--calls", "4", "--tricks", "6", "--json")
+    assert json.loads(out)["scores"] == ["4.2"] and json.loads(out)["rules"] == "modern"
+
+
+def test_legal_seed_001_strict_and_online(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "legal", "--rules", "strict", "--hand", "2S KD", "--trick", "AH 6H 4S"
+    )
+    assert code == 0
+    assert out.splitlines() == [
+        "legal: 2S",
+        "reason: cannot overtrump the 4♠: must still play a spade [losing_spade]",
+        "not KD: cannot overtrump the 4♠: must still play a spade",
+    ]
+    code, out, _ = run(
+        capsys, "legal", "--rules", "online", "--hand", "2S KD", "--trick", "AH 6H 4S", "--json"
+    )
+    data = json.loads(out)
+    assert data["legal"] == ["2S", "KD"] and data["reason"] == "free_choice"
+    assert data["trick"] == ["AH", "6H", "4S"] and data["hand"] == "2..K."
+
+
+def test_legal_must_beat_and_first_trick(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "legal", "--hand", "3H KH", "--trick", "QH")
+    assert code == 0 and out.splitlines()[0] == "legal: KH"
+    assert "must beat the Q♥" in out
+    code, out, _ = run(capsys, "legal", "--rules", "strict", "--hand", "♠AK ♥3", "--first-trick")
+    assert out.splitlines()[0] == "legal: 3H"
+    assert "first trick: no spade lead" in out
+    code, out, _ = run(
+        capsys, "legal", "--rules", "pagat+must_beat", "--hand", "AH 3H", "--trick", "7H"
+    )
+    assert out.splitlines()[0] == "legal: AH"
+
+
+def test_rules_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[0] == "name"
+    assert [line.split()[0] for line in lines[1:]] == [
+        "modern",
+        "strict",
+        "online",
+        "home",
+        "pagat",
+    ]
+    assert "exact_or_one_bonus" in lines[4] and "2-13" in lines[2]
+    code, out, _ = run(capsys, "rules", "--json")
+    data = json.loads(out)
+    assert [d["name"] for d in data] == ["modern", "strict", "online", "home", "pagat"]
+    assert data[1]["first_trick_spade_ban"] is True
+    code, out, _ = run(capsys, "--rules", "pagat+flat", "rules")
+    assert out.splitlines()[1].split()[0] == "pagat+flat"
+
+
+def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "--seed", "3")
+    assert code == 0 and Deal.parse(out) == Deal.random(3)
+    code, out, _ = run(capsys, "deal", "--seed", "3", "--json")
+    assert Deal.parse(json.loads(out)["hands"]) == Deal.random(3)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "--calls", "3,4,2,3", "--tricks", "5,3,2,2"], "must sum to 13, got 12"),
+        (["score", "--calls", "0", "--tricks", "3"], "call 0 is outside modern's range 1..13"),
+        (["score", "--calls", "3,x", "--tricks", "3,3"], "--calls must be whole numbers"),
+        (["score", "--calls", "3,4", "--tricks", "3"], "give 1..4 calls and as many tricks"),
+        (["score", "--calls", "3"], "score: the following arguments are required: --tricks"),
+        (
+            ["score", "--rules", "bridge", "--calls", "3", "--tricks", "3"],
+            "unknown ruleset 'bridge'",
+        ),
+        (["legal", "--hand", "AX"], "unknown suit 'X' in card 'AX'"),
+        (
+            ["legal", "--hand", "AS", "--trick", "AS"],
+            "card AS is both in the hand and in the trick",
+        ),
+        (["legal", "--hand", "AS", "--trick", "2C 3C 4C 5C"], "0..3 cards, got 4"),
+        (["legal", "--hand", "AKA2.T98.765.432"], "card AS given twice"),
+        (["deal", "--seed", "x"], "invalid int value: 'x'"),
+        ([], "the following arguments are required: COMMAND"),
+        (["bogus"], "invalid choice: 'bogus'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("callbreak-lab: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "score" in out and "legal" in out
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("callbreak-lab ")
