@@ -1,0 +1,163 @@
+"""Tests for callbreak_lab.simulate: uniform constrained dealing, single-dummy Monte Carlo."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Deal, Hand
+from callbreak_lab.simulate import SimulationError, deal_around, deals_from_masks
+
+HAND = Deal.random(7)[1]
+
+
+def popcounts(masks: np.ndarray) -> np.ndarray:
+    return np.vectorize(lambda m: int(m).bit_count())(masks)
+
+
+# --- deal_around: structure ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_known_hand_intact_and_every_card_once(seat: int) -> None:
+    masks = deal_around(HAND, seat, 500, seed=seat)
+    assert masks.shape == (500, 4) and masks.dtype == np.uint64
+    assert np.all(masks[:, seat] == np.uint64(HAND.mask))
+    assert np.all(popcounts(masks) == 13)
+    union = masks[:, 0] | masks[:, 1] | masks[:, 2] | masks[:, 3]
+    assert np.all(union == np.uint64(FULL_MASK))
+    for a, b in itertools.combinations(range(4), 2):
+        assert np.all(masks[:, a] & masks[:, b] == 0)
+    deals = deals_from_masks(masks[:20])  # validated Deal objects
+    assert all(d[seat] == HAND for d in deals)
+
+
+def test_seeded_determinism() -> None:
+    a = deal_around(HAND, 2, 300, seed=11)
+    b = deal_around(HAND, 2, 300, seed=11)
+    c = deal_around(HAND, 2, 300, seed=12)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+    g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
+    assert np.array_equal(deal_around(HAND, 0, 10, g1), deal_around(HAND, 0, 10, g2))
+    assert deal_around(HAND, 0, 0, seed=1).shape == (0, 4)
+
+
+def test_known_cards_stay_put() -> None:
+    rest = Hand.full() - HAND
+    extra = Hand.from_cards(list(rest)[:5])
+    masks = deal_around(HAND, 0, 200, seed=3, known={2: extra})
+    assert np.all(masks[:, 2] & np.uint64(extra.mask) == np.uint64(extra.mask))
+    assert np.all(popcounts(masks) == 13)
+
+
+# --- deal_around: uniformity ----------------------------------------------------------------------
+
+
+def test_each_unseen_card_equally_likely_with_each_other_seat() -> None:
+    n = 30_000
+    masks = deal_around(HAND, 0, n, seed=2024)
+    unseen = [c for c in range(52) if not HAND.mask >> c & 1]
+    sigma = np.sqrt(1 / 3 * 2 / 3 / n)
+    for c in unseen:
+        bit = np.uint64(1 << c)
+        freq = [float(np.mean(masks[:, s] & bit != 0)) for s in (1, 2, 3)]
+        assert sum(freq) == pytest.approx(1.0)
+        for f in freq:
+            assert abs(f - 1 / 3) < 5 * sigma, (c, freq)
+
+
+def test_unequal_needs_give_proportional_chances() -> None:
+    # Seat 1 already has 5 known cards, so it takes 8 of the 34 unseen cards, the others 13 each.
+    rest = Hand.full() - HAND
+    extra = Hand.from_cards(list(rest)[:5])
+    n = 20_000
+    masks = deal_around(HAND, 0, n, seed=99, known={1: extra})
+    card = next(iter(rest - extra))
+    bit = np.uint64(1 << card)
+    freq = np.array([np.mean(masks[:, s] & bit != 0) for s in (1, 2, 3)])
+    expected = np.array([8, 13, 13]) / 34
+    assert np.all(np.abs(freq - expected) < 5 * np.sqrt(expected * (1 - expected) / n))
+
+
+def test_voids_match_brute_force_enumeration() -> None:
+    """Exact uniformity with a void, on a case small enough to list every layout."""
+    own = Hand.parse("AKQJT98765432...")
+    known = {
+        1: Hand.parse(".AKQJT9.AKQ.A"),  # 10 known, needs 3
+        2: Hand.parse(".876.JT98765.K"),  # 11 known, needs 2
+        3: Hand.parse("..432.QJT9876"),  # 10 known, needs 3
+    }
+    known_all = own.mask | known[1].mask | known[2].mask | known[3].mask
+    unseen = [c for c in range(52) if not known_all >> c & 1]
+    need = {s: 13 - len(h) for s, h in known.items()}
+    assert len(unseen) == sum(need.values()) == 8
+    voids = {1: ["H"]}  # seat 1 takes 3 of the 4 clubs; two different count matrices remain
+    # Brute force: every assignment of the unseen cards meeting the needs and the voids.
+    layouts = []
+    for owners in itertools.product((1, 2, 3), repeat=len(unseen)):
+        if any(owners.count(s) != need[s] for s in (1, 2, 3)):
+            continue
+        if any(c // 13 == 2 and s == 1 for c, s in zip(unseen, owners, strict=True)):
+            continue
+        layouts.append(owners)
+    assert len(layouts) == 4 * (4 + 6)  # seat 2 gets a club and a heart, or two hearts
+    n = 20_000
+    masks = deal_around(own, 0, n, seed=5, known=known, voids=voids)
+    assert np.all(
+        masks[:, 1] & np.uint64(SUIT_MASKS[2]) == np.uint64(known[1].mask & SUIT_MASKS[2])
+    )
+    seen = Counter(
+        tuple(next(s for s in (1, 2, 3) if int(row[s]) >> c & 1) for c in unseen) for row in masks
+    )
+    assert set(seen) <= set(layouts)
+    observed = np.array([seen[lay] for lay in layouts])
+    chi2 = stats.chisquare(observed)  # H0: every consistent layout equally likely
+    assert chi2.pvalue > 1e-3, chi2
+
+
+def test_void_seat_never_gets_the_suit() -> None:
+    masks = deal_around(HAND, 0, 2000, seed=8, voids={2: "S", 3: ["H", "D"]})
+    spades_hand = np.uint64(HAND.mask & SUIT_MASKS[3])
+    assert np.all(masks[:, 2] & np.uint64(SUIT_MASKS[3]) == 0)
+    assert np.all(masks[:, 3] & np.uint64(SUIT_MASKS[2] | SUIT_MASKS[1]) == 0)
+    assert np.all(popcounts(masks) == 13)
+    assert spades_hand == np.uint64(HAND.mask & SUIT_MASKS[3])
+
+
+# --- deal_around: validation ----------------------------------------------------------------------
+
+
+def test_bad_inputs_raise_clear_errors() -> None:
+    with pytest.raises(SimulationError, match="13 cards"):
+        deal_around(Hand.parse("AKQ..."), 0, 5)
+    with pytest.raises(SimulationError, match=r"seat must be 0\.\.3"):
+        deal_around(HAND, 4, 5)
+    with pytest.raises(SimulationError, match="non-negative"):
+        deal_around(HAND, 0, -1)
+    with pytest.raises(SimulationError, match="hand"):
+        deal_around("not a hand", 0, 5)
+    own_card = next(iter(HAND))
+    with pytest.raises(SimulationError, match="also at the known hand"):
+        deal_around(HAND, 0, 5, known={1: Hand.from_cards([own_card])})
+    with pytest.raises(SimulationError, match="void suit"):
+        deal_around(HAND, 0, 5, voids={1: ["X"]})
+    assert issubclass(SimulationError, ValueError)
+
+
+def test_impossible_voids_raise() -> None:
+    spades = Hand.parse("AKQJT98765432...")
+    # Seats 1..3 all void in hearts: 13 hearts have nowhere to go.
+    with pytest.raises(SimulationError, match="void in hearts"):
+        deal_around(spades, 0, 5, voids={1: "H", 2: "H", 3: "H"})
+    # Void in hearts and diamonds: seat 1 gets exactly the 13 clubs; void in clubs too: impossible.
+    deal_around(spades, 0, 5, voids={1: ["H", "D"]})
+    with pytest.raises(SimulationError, match="needs 13 more cards"):
+        deal_around(spades, 0, 5, voids={1: ["H", "D", "C"]})
+    # Counts that fit seat by seat but not jointly: seats 1 and 2 both only hold clubs.
+    with pytest.raises(SimulationError, match="no layout"):
+        deal_around(Hand.parse("AKQJT98765432..."), 0, 5, voids={1: ["H", "D"], 2: ["H", "D"]})
