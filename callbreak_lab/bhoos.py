@@ -1,0 +1,301 @@
+"""Conversion from the Bhoos bot protocol (see /work/shared/clients/bhoos/protocol.md).
+
+Cards are rank then suit with ``1`` for the ace (``1S``), optionally followed by a deck suffix
+(``1C/0``). A ``history`` entry is ``[start index, [four cards in play order starting from the
+player at start index], winner index]``, indices into ``playerIds``; the player at index
+``(start + k) % 4`` plays the ``k``-th card. The protocol's game uses the ``online`` rules.
+
+Seat mapping: deal seat 0 is the player who led the first trick, so deal seat ``s`` is protocol
+index ``(first_start + s) % 4`` (``BhoosGame.seat_of`` / ``index_of``). The converted play record
+(``BhoosGame.record``) is in the play-record notation of ``game.parse_record``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from callbreak_lab.cards import Card, Hand
+from callbreak_lab.rules import Ruleset, trick_winner
+
+__all__ = [
+    "BhoosError",
+    "BhoosGame",
+    "BhoosTrick",
+    "WinnerMismatchError",
+    "card_to_bhoos",
+    "convert_request",
+    "history_from_record",
+    "parse_bhoos_card",
+    "parse_history",
+    "read_requests",
+]
+
+_CARD = re.compile(r"^([2-9TJQK1])([SHDC])(?:/(\d+))?$")
+
+
+class BhoosError(ValueError):
+    """Malformed Bhoos protocol input (the message says which entry and why)."""
+
+
+class WinnerMismatchError(BhoosError):
+    """A history entry's recorded winner differs from the rules' trick winner."""
+
+
+def parse_bhoos_card(text: object) -> Card:
+    """``1S`` -> the ace of spades; ``TD/0`` -> ten of diamonds (deck suffix ignored)."""
+    if not isinstance(text, str):
+        raise BhoosError(f"a Bhoos card is a string like '1S' or 'TD/0', got {text!r}")
+    m = _CARD.match(text.strip().upper())
+    if not m:
+        raise BhoosError(
+            f"bad Bhoos card {text!r}: rank 2-9 T J Q K or 1 (ace), suit S H D C, optional '/n'"
+        )
+    rank, suit = m.group(1), m.group(2)
+    return Card.parse(("A" if rank == "1" else rank) + suit)
+
+
+def card_to_bhoos(card: Card | int | str, suffix: bool = True) -> str:
+    """The Bhoos text of a card: ``1S/0`` (``suffix=False``: ``1S``)."""
+    c = Card.parse(card)
+    text = ("1" if c.rank == 12 else c.rank_char) + "CDHS"[c.suit]
+    return text + "/0" if suffix else text
+
+
+@dataclass(frozen=True)
+class BhoosTrick:
+    """One history entry: the start index, four cards in play order, the winner index."""
+
+    start: int
+    cards: tuple[Card, Card, Card, Card]
+    winner: int
+
+    def to_json(self, suffix: bool = True) -> list[Any]:
+        """Back to the protocol's ``[start, [cards], winner]`` form."""
+        return [self.start, [card_to_bhoos(c, suffix) for c in self.cards], self.winner]
+
+
+def _index(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise BhoosError(f"{what} must be a player index 0..3, got {value!r}")
+    return value
+
+
+def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]:
+    """Validate and read a ``history`` list.
+
+    Checks: each entry is ``[start, [4 cards], winner]``; no card appears twice; each trick after
+    the first is led by the previous winner; the recorded winner is the rules' trick winner
+    (``WinnerMismatchError``); with ``check_voids``, nobody follows a suit it showed void in.
+    """
+    if not isinstance(history, list):
+        raise BhoosError(f"history must be a list of tricks, got {type(history).__name__}")
+    if len(history) > 13:
+        raise BhoosError(f"history has {len(history)} tricks; a deal has 13")
+    out: list[BhoosTrick] = []
+    seen: dict[Card, int] = {}
+    void: dict[int, set[int]] = {i: set() for i in range(4)}
+    for k, entry in enumerate(history):
+        where = f"history trick {k + 1}"
+        if not isinstance(entry, list | tuple) or len(entry) != 3:
+            raise BhoosError(f"{where}: expected [start, [4 cards], winner], got {entry!r}")
+        start = _index(entry[0], f"{where}: start")
+        raw = entry[1]
+        if not isinstance(raw, list | tuple) or len(raw) != 4:
+            raise BhoosError(f"{where}: expected a list of 4 cards, got {raw!r}")
+        try:
+            cards = tuple(parse_bhoos_card(c) for c in raw)
+        except BhoosError as e:
+            raise BhoosError(f"{where}: {e}") from None
+        winner = _index(entry[2], f"{where}: winner")
+        for c in cards:
+            if c in seen:
+                raise BhoosError(f"{where}: card {c} was already played in trick {seen[c] + 1}")
+            seen[c] = k
+        if out and start != out[-1].winner:
+            raise BhoosError(
+                f"{where}: starts at index {start} but index {out[-1].winner} won the last trick"
+            )
+        expected = (start + trick_winner(cards)) % 4
+        if winner != expected:
+            shown = " ".join(str(c) for c in cards)
+            raise WinnerMismatchError(
+                f"{where} ({shown}, started by index {start}): recorded winner index {winner}, "
+                f"but the rules give index {expected} ({cards[trick_winner(cards)]} wins)"
+            )
+        led = cards[0].suit
+        for i, c in enumerate(cards):
+            player = (start + i) % 4
+            if check_voids and c.suit in void[player]:
+                raise BhoosError(
+                    f"{where}: index {player} plays {c} after showing void in {c.suit.plural}"
+                )
+            if i and c.suit != led:
+                void[player].add(led)
+        out.append(BhoosTrick(start, (cards[0], cards[1], cards[2], cards[3]), winner))
+    return out
+
+
+def history_from_record(
+    cards: Sequence[Card | int | str], first_start: int, suffix: bool = True
+) -> list[list[Any]]:
+    """Complete tricks of a play (deal seat order, cards in play order) as a protocol
+    ``history``, with deal seat 0 at protocol index ``first_start``."""
+    start = _index(first_start, "first_start")
+    cs = [Card.parse(c) for c in cards]
+    out: list[list[Any]] = []
+    leader = 0
+    for k in range(len(cs) // 4):
+        trick = cs[4 * k : 4 * k + 4]
+        winner = (leader + trick_winner(trick)) % 4
+        out.append(
+            BhoosTrick(
+                (leader + start) % 4, (trick[0], trick[1], trick[2], trick[3]),
+                (winner + start) % 4,
+            ).to_json(suffix)
+        )  # fmt: skip
+        leader = winner
+    return out
+
+
+@dataclass(frozen=True)
+class BhoosGame:
+    """A converted request: the play so far in deal seats, plus the seat mapping."""
+
+    player_ids: tuple[str, ...]
+    first_start: int  # protocol index of deal seat 0 (the first trick's leader)
+    tricks: tuple[BhoosTrick, ...]
+    played: tuple[Card, ...]  # the trick in progress, in play order
+    me: int | None  # protocol index of the requesting bot, when known
+    hand: Hand | None  # its current hand, when given
+
+    def seat_of(self, index: int) -> int:
+        """Deal seat of protocol index ``index``."""
+        return (_index(index, "index") - self.first_start) % 4
+
+    def index_of(self, seat: int) -> int:
+        """Protocol index of deal seat ``seat``."""
+        return (_index(seat, "seat") + self.first_start) % 4
+
+    @property
+    def seat_map(self) -> dict[int, int]:
+        """``{protocol index: deal seat}``."""
+        return {i: self.seat_of(i) for i in range(4)}
+
+    @property
+    def cards(self) -> list[Card]:
+        """Every card played so far in play order (finished tricks, then the current one)."""
+        return [c for t in self.tricks for c in t.cards] + list(self.played)
+
+    @property
+    def record(self) -> str:
+        """The play so far as a play record (``AS 2S 5S KS | QH ...``)."""
+        cs = [str(c) for c in self.cards]
+        return " | ".join(" ".join(cs[i : i + 4]) for i in range(0, len(cs), 4))
+
+    @property
+    def my_seat(self) -> int | None:
+        """Deal seat of the requesting bot."""
+        return None if self.me is None else self.seat_of(self.me)
+
+    def original_hand(self) -> Hand | None:
+        """The requesting bot's 13 cards: its current hand plus the cards it has played."""
+        if self.hand is None or self.me is None:
+            return None
+        me = self.me
+        mine = [c for t in self.tricks for i, c in enumerate(t.cards) if (t.start + i) % 4 == me]
+        return self.hand | Hand.from_cards(mine)
+
+    def check_own_plays(self, rules: Ruleset | str = "online") -> None:
+        """Raise BhoosError unless each card the requesting bot played was legal from its
+        known hand under ``rules`` (the other hands are unknown, so only its own plays)."""
+        r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+        hand = self.original_hand()
+        if hand is None:
+            raise BhoosError("the request has no playerId or cards: the bot's hand is unknown")
+        if len(hand) != 13:
+            raise BhoosError(f"the bot's cards plus its plays make {len(hand)} cards, not 13")
+        for k, t in enumerate(self.tricks):
+            i = (self.me - t.start) % 4 if self.me is not None else 0
+            legal = r.legal_cards_with_reasons(hand, t.cards[:i], k == 0)
+            c = t.cards[i]
+            if c not in legal.legal:
+                raise BhoosError(
+                    f"history trick {k + 1}: the bot's {c} is not legal under {r.name}: "
+                    f"{legal.excluded[c]}"
+                )
+            hand = hand - c
+
+    def history(self, suffix: bool = True) -> list[list[Any]]:
+        """The finished tricks back in protocol form (round-trips ``parse_history``)."""
+        return [t.to_json(suffix) for t in self.tricks]
+
+
+def convert_request(request: Mapping[str, Any]) -> BhoosGame:
+    """Convert one ``/play`` request body (``history``, ``played``, optional ``playerIds``,
+    ``playerId``, ``cards``) into a ``BhoosGame``. With no finished trick, the first trick's
+    leader is the player who played the first ``played`` card: index
+    ``(me - len(played)) % 4`` (needs ``playerId``), else 0."""
+    if not isinstance(request, Mapping):
+        raise BhoosError(f"a request is a JSON object, got {type(request).__name__}")
+    ids_raw = request.get("playerIds", ["0", "1", "2", "3"])
+    if not isinstance(ids_raw, list) or len(ids_raw) != 4:
+        raise BhoosError(f"playerIds must list 4 players, got {ids_raw!r}")
+    ids = tuple(str(x) for x in ids_raw)
+    me_id = request.get("playerId", request.get("id"))
+    me = ids.index(str(me_id)) if me_id is not None and str(me_id) in ids else None
+    if me_id is not None and me is None:
+        raise BhoosError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
+    tricks = parse_history(request.get("history", []))
+    played_raw = request.get("played", [])
+    if not isinstance(played_raw, list) or len(played_raw) > 3:
+        raise BhoosError(f"played must list 0..3 cards, got {played_raw!r}")
+    try:
+        played = tuple(parse_bhoos_card(c) for c in played_raw)
+    except BhoosError as e:
+        raise BhoosError(f"played: {e}") from None
+    done = {c for t in tricks for c in t.cards}
+    again = [c for c in played if c in done]
+    if again or len(set(played)) != len(played):
+        raise BhoosError(f"played: card {(again or list(played))[0]} appears twice")
+    hand = None
+    if "cards" in request:
+        try:
+            hand = Hand.from_cards(parse_bhoos_card(c) for c in request["cards"])
+        except (BhoosError, TypeError) as e:
+            raise BhoosError(f"cards: {e}") from None
+        clash = hand & Hand.from_cards([*done, *played])
+        if clash:
+            raise BhoosError(f"cards: {clash.card_list()} held but already played")
+    if tricks:
+        first = tricks[0].start
+    elif me is not None:
+        first = (me - len(played)) % 4
+    else:
+        first = 0
+    if me is not None:
+        leader = tricks[-1].winner if tricks else first
+        if (leader + len(played)) % 4 != me:
+            raise BhoosError(f"it is index {(leader + len(played)) % 4}'s turn, not {me} ({me_id})")
+    return BhoosGame(ids, first, tuple(tricks), played, me, hand)
+
+
+def read_requests(text: str) -> Iterator[dict[str, Any]]:
+    """JSON objects written one after another (``}{``), as in the recorded traffic."""
+    dec = json.JSONDecoder()
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i >= n:
+            return
+        try:
+            obj, i = dec.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise BhoosError(f"bad JSON at character {e.pos}: {e.msg}") from None
+        if not isinstance(obj, dict):
+            raise BhoosError(f"expected a JSON object at character {i}, got {type(obj).__name__}")
+        yield obj

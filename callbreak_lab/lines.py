@@ -1,0 +1,555 @@
+"""Annotated play lines and reviews of played deals.
+
+Two kinds of line, both played to the end of the deal from a position:
+
+* ``play_line(position, seat, rules)`` -- the **double-dummy line** for a studied seat: "what can
+  I guarantee?". The studied seat plays to maximise its own tricks and the other three play
+  together to minimise them (the paranoid value of RULES.md). Every value shown is the studied
+  seat's trick total for the deal, and it stays constant along the line; its final trick count
+  equals the solver's value at the start.
+* ``playout_line(position, rules)`` -- the **self-interested play-out**: "how would this deal
+  go?". Each mover plays the card maximising *its own* double-dummy value (itself as the target),
+  so each step shows the mover's own card values. The four trick counts sum to 13 for a whole
+  deal; they are the forecast the bid model learns, whereas the line above is a floor.
+
+Both lines record, for each card: who plays, every legal card with its value, the best value,
+the rule restricting the choice (``restriction``) and whether the card was **forced**. A card is
+forced only when the rules leave exactly one legal card (or the hand holds one card); when the
+rules restrict the choice but several cards remain, ``restriction`` says why and ``forced`` is
+``None``. Ties between equally good cards go to the lowest card (lowest rank; among equal ranks
+clubs < diamonds < hearts < spades), the rule the solver's play-out uses.
+
+Values are **deal totals**: tricks the seat has already won plus the double-dummy value of the
+remaining tricks (the trick in progress included).
+
+``analyse_play(deal, plays, rules)`` reviews cards actually played: for each card, the value for
+its player (itself as the target) before and after, flagging each card that lost a trick against
+double-dummy defence, with the better cards. ``line.branch(i, card)`` replays a line with another
+card at step ``i``.
+
+All values come from ``callbreak_lab.solver`` (``card_values``, one call per decision; a forced
+card on the double-dummy line needs no call since its value is the line's value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from callbreak_lab.cards import Card, CardLike, Deal
+from callbreak_lab.game import IllegalPlayError, Position, parse_record
+from callbreak_lab.rules import Legal, Reason, Ruleset
+
+__all__ = [
+    "CardReview",
+    "Line",
+    "LineError",
+    "Review",
+    "Step",
+    "analyse_play",
+    "parse_calls",
+    "play_line",
+    "playout_line",
+    "tie_key",
+]
+
+LAST_CARD = "last card in hand"
+
+
+class LineError(ValueError):
+    """Bad input to a line or review: bad seat, step, card, calls or plays."""
+
+
+def tie_key(card: int) -> int:
+    """Tie-break order among equally good cards: lowest rank, then clubs < .. < spades."""
+    return (card % 13) * 4 + card // 13
+
+
+def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int, ...] | None:
+    """Four calls (``"3,4,2,3"`` or a sequence) checked against the ruleset, or None."""
+    if calls is None:
+        return None
+    if isinstance(calls, str):
+        parts = calls.replace(",", " ").split()
+        try:
+            vals = [int(p) for p in parts]
+        except ValueError:
+            raise LineError(f"calls must be four whole numbers, got {calls!r}") from None
+    else:
+        vals = list(calls)
+    if len(vals) != 4:
+        raise LineError(f"calls need one value per seat (4), got {len(vals)}")
+    for seat, v in enumerate(vals):
+        if isinstance(v, bool) or not isinstance(v, int) or not rules.min_call <= v <= 13:
+            raise LineError(
+                f"seat {seat} called {v!r}: {rules.name} calls are {rules.min_call}..13"
+            )
+    return tuple(vals)
+
+
+def _rules_of(position: Position, rules: Ruleset | str | None) -> tuple[Position, Ruleset]:
+    """The position under ``rules`` (replayed when they differ from the position's own)."""
+    if not isinstance(position, Position):
+        raise LineError(f"need a Position, got {type(position).__name__}")
+    if rules is None:
+        return position.copy(), position.rules
+    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+    if r == position.rules:
+        return position.copy(), r
+    cards = [c for _, c in position.history]
+    try:
+        return Position.replay(position.deal, cards, r), r
+    except IllegalPlayError as e:
+        raise LineError(f"the position's cards are not legal under {r.name}: {e}") from None
+
+
+def _check_seat(seat: int) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise LineError(f"seat must be 0..3, got {seat!r}")
+    return seat
+
+
+def _restriction(legal: Legal) -> str | None:
+    return None if legal.reason == Reason.FREE_CHOICE else legal.text
+
+
+def _forced(legal: Legal, hand_size: int) -> str | None:
+    if len(legal.legal) != 1:
+        return None
+    if hand_size == 1:
+        return LAST_CARD
+    return legal.text
+
+
+def _solver_values(position: Position, seat: int, rules: Ruleset) -> dict[Card, int]:
+    """``card_values`` from the solver, converted to deal totals for ``seat``."""
+    from callbreak_lab import solver
+
+    base = position.tricks_won[seat]
+    raw = solver.card_values(position, seat, rules)
+    return {Card.parse(c): base + int(v) for c, v in raw.items()}
+
+
+def _last_trick_values(position: Position, seat: int) -> dict[Card, int] | None:
+    """Values without the solver once only the trick in progress is left (one card per hand)."""
+    if any(len(h) > 1 for h in position.hands):
+        return None
+    p = position.copy()
+    card = p.legal_cards().lowest()
+    p.play(card)
+    while p.trick:
+        p.play(p.legal_cards().lowest())
+    return {card: p.tricks_won[seat]}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One card of a line: who played what, each legal card's value for ``target``, and why."""
+
+    index: int
+    trick: int  # 0-based trick number in the deal
+    seat: int
+    card: Card
+    target: int  # whose trick total the values are
+    values: Mapping[Card, int]
+    best: int  # best value for the mover (max when mover == target, else min)
+    restriction: str | None  # the rule that restricted the choice, if any
+    forced: str | None  # why, when exactly one legal card was left
+    winner: int | None = None  # on the card completing a trick: the seat winning it
+    tricks: tuple[int, int, int, int] | None = None  # running counts after the trick
+
+    @property
+    def value(self) -> int:
+        """Value of the card played."""
+        return self.values[self.card]
+
+    @property
+    def is_best(self) -> bool:
+        """True when the card played is one of the best ones for its mover."""
+        return self.value == self.best
+
+    def best_cards(self) -> list[Card]:
+        """The legal cards reaching ``best``, lowest first."""
+        return sorted((c for c, v in self.values.items() if v == self.best), key=tie_key)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (cards as text)."""
+        d: dict[str, Any] = {
+            "seat": self.seat,
+            "card": str(self.card),
+            "trick": self.trick + 1,
+            "values": {str(c): v for c, v in sorted(self.values.items(), key=_desc)},
+            "best": self.best,
+            "forced": self.forced,
+            "restriction": self.restriction,
+        }
+        if self.winner is not None:
+            d["winner"] = self.winner
+            d["tricks"] = list(self.tricks or ())
+        return d
+
+
+def _desc(item: tuple[Card, int]) -> tuple[int, int]:
+    return (-item[0].suit, -item[0].rank)
+
+
+Kind = Literal["line", "playout"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line from ``start`` to the end of the deal (see the module docstring).
+
+    ``seat`` is the studied seat of a double-dummy line (None for a play-out). A line made by
+    ``branch`` has ``base`` (the line it branched from), ``branched_at`` (step index) and
+    ``change`` (its final trick counts minus the base line's, per seat).
+    """
+
+    kind: Kind
+    start: Position
+    rules: Ruleset
+    seat: int | None
+    calls: tuple[int, ...] | None
+    steps: tuple[Step, ...]
+    base: Line | None = field(default=None, repr=False, compare=False)
+    branched_at: int | None = None
+    change: tuple[int, int, int, int] | None = None
+
+    @property
+    def tricks(self) -> tuple[int, int, int, int]:
+        """Final trick counts of the four seats for the whole deal."""
+        t = list(self.start.tricks_won)
+        for s in self.steps:
+            if s.winner is not None:
+                t[s.winner] += 1
+        return (t[0], t[1], t[2], t[3])
+
+    @property
+    def value(self) -> int | None:
+        """The studied seat's final trick count (None for a play-out)."""
+        return None if self.seat is None else self.tricks[self.seat]
+
+    @property
+    def delta(self) -> int | None:
+        """For a branch: tricks gained (+) or lost (-) against the base line by the studied seat
+        (a play-out: by the seat that played the changed card)."""
+        if self.change is None or self.branched_at is None:
+            return None
+        who = self.seat if self.seat is not None else self.steps[self.branched_at].seat
+        return self.change[who]
+
+    def position(self, step_index: int | None = None) -> Position:
+        """The position before step ``step_index`` (the end of the line when None)."""
+        n = len(self.steps) if step_index is None else step_index
+        if not 0 <= n <= len(self.steps):
+            raise LineError(f"step index must be 0..{len(self.steps)}, got {step_index}")
+        p = self.start.copy()
+        for s in self.steps[:n]:
+            p.play(s.card)
+        return p
+
+    def cards(self) -> list[Card]:
+        """The cards of the line in play order."""
+        return [s.card for s in self.steps]
+
+    def branch(self, step_index: int, card: CardLike) -> Line:
+        """Replace the card at ``step_index`` with another legal card and play on from there."""
+        if isinstance(step_index, bool) or not isinstance(step_index, int):
+            raise LineError(f"step index must be an int, got {step_index!r}")
+        if not 0 <= step_index < len(self.steps):
+            raise LineError(f"step index must be 0..{len(self.steps) - 1}, got {step_index}")
+        try:
+            c = Card.parse(card)
+        except ValueError as e:
+            raise LineError(str(e)) from None
+        old = self.steps[step_index]
+        pos = self.position(step_index)
+        if c not in old.values:
+            legal = pos.legal_cards_with_reasons()
+            why = legal.excluded.get(c, f"seat {old.seat} does not hold {c}")
+            cards = " ".join(str(x) for x in sorted(legal.legal, key=tie_key))
+            raise LineError(f"step {step_index}: {c} is not legal ({why}; legal: {cards})")
+        steps = list(self.steps[:step_index])
+        steps.append(_make_step(pos, step_index, c, old.target, old.values, old.best, old))
+        if self.kind == "line":
+            assert self.seat is not None
+            rest = _dd_steps(pos, self.seat, self.rules, len(steps), old.values[c])
+        else:
+            rest = _playout_steps(pos, self.rules, len(steps))
+        new = Line(self.kind, self.start, self.rules, self.seat, self.calls, (*steps, *rest))
+        a, b = new.tricks, self.tricks
+        change = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+        return Line(
+            self.kind, self.start, self.rules, self.seat, self.calls, new.steps,
+            base=self, branched_at=step_index, change=change,
+        )  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"kind", "seat", "rules", "steps": [...], "tricks": [t0, t1, t2, t3], ...}``."""
+        d: dict[str, Any] = {
+            "kind": self.kind,
+            "rules": self.rules.name,
+            "deal": str(self.start.deal),
+            "start": self.start.record(),
+            "seat": self.seat,
+            "value": self.value,
+            "calls": list(self.calls) if self.calls else None,
+            "steps": [s.to_dict() for s in self.steps],
+            "tricks": list(self.tricks),
+        }
+        if self.change is not None:
+            d["branched_at"] = self.branched_at
+            d["change"] = list(self.change)
+            d["delta"] = self.delta
+        return d
+
+    def text(self, detail: bool = False) -> str:
+        """Plain text, one line per trick (``detail``: each decision's values and reasons)."""
+        from callbreak_lab.lines_render import line_text
+
+        return line_text(self, detail)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        from callbreak_lab.lines_render import line_html
+
+        return line_html(self)
+
+
+def _make_step(
+    pos: Position,
+    index: int,
+    card: Card,
+    target: int,
+    values: Mapping[Card, int],
+    best: int,
+    legal: Legal | Step,
+) -> Step:
+    """Play ``card`` on ``pos`` (mutating it) and return its step."""
+    seat = pos.to_move
+    if isinstance(legal, Step):
+        restriction, forced = legal.restriction, legal.forced
+    else:
+        restriction, forced = _restriction(legal), _forced(legal, len(pos.hand(seat)))
+    trick = pos.trick_index
+    pos.play(card)
+    winner = tricks = None
+    if not pos.trick:
+        winner, tricks = pos.leader, pos.tricks_won
+    return Step(index, trick, seat, card, target, dict(values), best, restriction, forced,
+                winner, tricks)  # fmt: skip
+
+
+def _choose(values: Mapping[Card, int], maximise: bool) -> tuple[Card, int]:
+    best = max(values.values()) if maximise else min(values.values())
+    return min((c for c, v in values.items() if v == best), key=tie_key), best
+
+
+def _dd_steps(
+    pos: Position, seat: int, rules: Ruleset, first: int, known: int | None
+) -> list[Step]:
+    """The double-dummy line for ``seat`` from ``pos`` (mutated) to the end of the deal.
+
+    ``known``: the value of ``pos`` for ``seat`` when already known (saves a solver call on a
+    forced card; along the line the value never changes)."""
+    steps: list[Step] = []
+    while not pos.is_over:
+        legal = pos.legal_cards_with_reasons()
+        if len(legal.legal) == 1 and known is not None:
+            values = {legal.legal.lowest(): known}
+        else:
+            values = _last_trick_values(pos, seat) or _solver_values(pos, seat, rules)
+        card, best = _choose(values, pos.to_move == seat)
+        known = best
+        steps.append(_make_step(pos, first + len(steps), card, seat, values, best, legal))
+    return steps
+
+
+def _playout_steps(pos: Position, rules: Ruleset, first: int) -> list[Step]:
+    """The self-interested play-out from ``pos`` (mutated) to the end of the deal."""
+    steps: list[Step] = []
+    while not pos.is_over:
+        mover = pos.to_move
+        legal = pos.legal_cards_with_reasons()
+        values = _last_trick_values(pos, mover) or _solver_values(pos, mover, rules)
+        card, best = _choose(values, True)
+        steps.append(_make_step(pos, first + len(steps), card, mover, values, best, legal))
+    return steps
+
+
+def play_line(
+    position: Position,
+    seat: int,
+    rules: Ruleset | str | None = None,
+    calls: Iterable[int] | str | None = None,
+) -> Line:
+    """The double-dummy line for ``seat`` from ``position`` to the end of the deal."""
+    pos, r = _rules_of(position, rules)
+    seat = _check_seat(seat)
+    c = parse_calls(calls, r)
+    start = pos.copy()
+    return Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
+
+
+def playout_line(
+    position: Position,
+    rules: Ruleset | str | None = None,
+    calls: Iterable[int] | str | None = None,
+) -> Line:
+    """The self-interested play-out from ``position``, annotated with each mover's values."""
+    pos, r = _rules_of(position, rules)
+    c = parse_calls(calls, r)
+    start = pos.copy()
+    return Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
+
+
+# --- reviews of played cards ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One played card judged against double-dummy defence, for the seat that played it."""
+
+    step: Step  # values are the player's own deal totals
+    before: int  # what the player could guarantee before the card
+    after: int  # ... and after it
+
+    @property
+    def lost(self) -> int:
+        """Tricks the card gave away (0 for a best card)."""
+        return self.before - self.after
+
+    @property
+    def flagged(self) -> bool:
+        """True when the card lost at least one trick."""
+        return self.after < self.before
+
+    def better(self) -> list[Card]:
+        """Cards that would have kept more, best first (then lowest)."""
+        vals = self.step.values
+        better = (c for c, v in vals.items() if v > self.after)
+        return sorted(better, key=lambda c: (-vals[c], tie_key(c)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step's dict plus ``before``, ``after``, ``lost``, ``flagged``, ``better``."""
+        d = self.step.to_dict()
+        d.update(
+            before=self.before,
+            after=self.after,
+            lost=self.lost,
+            flagged=self.flagged,
+            better=[str(c) for c in self.better()],
+        )
+        return d
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a played deal (or a prefix of one): per-card entries plus a summary."""
+
+    deal: Deal
+    rules: Ruleset
+    calls: tuple[int, ...] | None
+    entries: tuple[CardReview, ...]
+    tricks: tuple[int, int, int, int]  # tricks won per seat by the cards reviewed
+
+    @property
+    def complete(self) -> bool:
+        """True when all 52 cards were reviewed."""
+        return len(self.entries) == 52
+
+    def flagged(self, seat: int | None = None) -> list[CardReview]:
+        """The cards that lost a trick (of one seat, or all)."""
+        return [e for e in self.entries if e.flagged and (seat is None or e.step.seat == seat)]
+
+    @property
+    def flagged_per_seat(self) -> tuple[int, int, int, int]:
+        """Number of flagged cards per seat."""
+        n = [len(self.flagged(s)) for s in range(4)]
+        return (n[0], n[1], n[2], n[3])
+
+    @property
+    def lost_per_seat(self) -> tuple[int, int, int, int]:
+        """Tricks lost against double-dummy defence per seat (sum of the drops)."""
+        n = [sum(e.lost for e in self.flagged(s)) for s in range(4)]
+        return (n[0], n[1], n[2], n[3])
+
+    def summary(self) -> dict[str, Any]:
+        """Cards flagged and tricks lost per seat, tricks won, calls."""
+        return {
+            "cards": len(self.entries),
+            "complete": self.complete,
+            "flagged": list(self.flagged_per_seat),
+            "lost": list(self.lost_per_seat),
+            "tricks": list(self.tricks),
+            "calls": list(self.calls) if self.calls else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"steps": [...], "tricks": [...], "summary": {...}, ...}``."""
+        return {
+            "kind": "review",
+            "rules": self.rules.name,
+            "deal": str(self.deal),
+            "calls": list(self.calls) if self.calls else None,
+            "steps": [e.to_dict() for e in self.entries],
+            "tricks": list(self.tricks),
+            "summary": self.summary(),
+        }
+
+    def text(self, detail: bool = False) -> str:
+        """Plain text: one line per trick, then the flagged cards and the summary."""
+        from callbreak_lab.lines_render import review_text
+
+        return review_text(self, detail)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        from callbreak_lab.lines_render import review_html
+
+        return review_html(self)
+
+
+def _read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
+    try:
+        if isinstance(plays, str):
+            return parse_record(plays)
+        return [Card.parse(c) for c in plays]
+    except ValueError as e:
+        raise LineError(f"cannot read the plays: {e}") from None
+
+
+def analyse_play(
+    deal: Deal | str,
+    plays: str | Sequence[CardLike],
+    rules: Ruleset | str,
+    calls: Iterable[int] | str | None = None,
+) -> Review:
+    """Review cards actually played (a whole deal or a prefix; a record or a list of cards)."""
+    try:
+        d = Deal.parse(deal)
+    except ValueError as e:
+        raise LineError(f"cannot read the deal: {e}") from None
+    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+    c = parse_calls(calls, r)
+    cards = _read_plays(plays)
+    pos = Position(d, r)
+    entries: list[CardReview] = []
+    for i, card in enumerate(cards):
+        mover = pos.to_move
+        legal = pos.legal_cards_with_reasons()
+        if card not in legal.legal:
+            where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
+            if card not in pos.hand(mover):
+                raise LineError(f"{where}: seat {mover} does not hold {card}")
+            raise LineError(f"{where}: seat {mover} cannot play it: {legal.excluded[card]}")
+        values = _last_trick_values(pos, mover) or _solver_values(pos, mover, r)
+        best = max(values.values())
+        step = _make_step(pos, i, card, mover, values, best, legal)
+        entries.append(CardReview(step, best, values[card]))
+    return Review(d, r, c, tuple(entries), pos.tricks_won)
