@@ -17,12 +17,16 @@ from typing import TypeAlias
 
 import numpy as np
 
+from callbreak_lab import calls as _calls
 from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError
+from callbreak_lab.rules import Ruleset
 
 __all__ = [
+    "MonteCarloResult",
     "SimulationError",
     "deal_around",
     "deals_from_masks",
+    "monte_carlo",
 ]
 
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
@@ -287,3 +291,135 @@ def deals_from_masks(masks: np.ndarray) -> list[Deal]:
     if arr.ndim != 2 or arr.shape[1] != 4:
         raise SimulationError(f"masks must have shape (n, 4), got {arr.shape}")
     return [Deal([Hand(int(m)) for m in row]) for row in arr]
+
+
+# ---------------------------------------------------------------------------------------------
+# Single-dummy Monte Carlo
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """Single-dummy summary for one seat over ``n`` sampled layouts.
+
+    ``playout``/``dd``: per-layout play-out tricks and guaranteed tricks (double-dummy value) of
+    the seat; ``playout_dist``/``dd_dist``: their distributions over 0..13 (14 probabilities);
+    ``calls``: the legal calls; ``expected``: expected score in tenths of each call when the
+    seat takes its play-out tricks, with standard errors ``expected_se``; ``advice``: the best
+    call (``calls.best_call`` on ``playout_dist``); ``masks``: the layouts (n, 4) uint64.
+    """
+
+    hand: Hand
+    seat: int
+    rules: Ruleset
+    masks: np.ndarray
+    playout: np.ndarray
+    dd: np.ndarray
+    playout_dist: np.ndarray
+    dd_dist: np.ndarray
+    calls: np.ndarray
+    expected: np.ndarray
+    expected_se: np.ndarray
+    advice: _calls.CallAdvice
+
+    @property
+    def n(self) -> int:
+        """Number of layouts solved."""
+        return int(self.playout.shape[0])
+
+    @property
+    def best_call(self) -> int:
+        """The call with the best expected score (ties to the lower call)."""
+        return self.advice.call
+
+    @property
+    def mean_playout(self) -> tuple[float, float]:
+        """Mean play-out tricks and its standard error."""
+        return _mean_se(self.playout)
+
+    @property
+    def mean_dd(self) -> tuple[float, float]:
+        """Mean guaranteed tricks and its standard error."""
+        return _mean_se(self.dd)
+
+    def table(self) -> list[tuple[int, float, float]]:
+        """Rows ``(call, expected score in tenths, standard error)``."""
+        return [
+            (int(c), float(e), float(s))
+            for c, e, s in zip(self.calls, self.expected, self.expected_se, strict=True)
+        ]
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    n = len(x)
+    if n == 0:
+        return float("nan"), float("nan")
+    se = float(np.std(x, ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    return float(np.mean(x)), se
+
+
+def _distribution(tricks: np.ndarray) -> np.ndarray:
+    return np.bincount(tricks.astype(np.int64), minlength=14)[:14] / max(len(tricks), 1)
+
+
+def _solve_layouts(
+    masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int, progress: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The seat's guaranteed and play-out tricks in every layout, via the solver's batch calls."""
+    from callbreak_lab import solver
+
+    deals = deals_from_masks(masks)
+    dd = np.asarray(solver.dd_tables(deals, rules, n_jobs=n_jobs, progress=progress))
+    results = solver.playouts(deals, rules, n_jobs=n_jobs, progress=progress)
+    po = np.array([tuple(r.tricks) for r in results], dtype=np.int64).reshape(len(deals), 4)
+    return dd.reshape(len(deals), 4)[:, seat].astype(np.int64), po[:, seat]
+
+
+def monte_carlo(
+    hand: HandLike,
+    seat: int,
+    rules: Ruleset | str,
+    n: int = 200,
+    seed: int | np.random.Generator | None = 0,
+    n_jobs: int = 1,
+    progress: bool = False,
+    known: Mapping[int, HandLike] | None = None,
+    voids: Mapping[int, VoidSuits] | None = None,
+) -> MonteCarloResult:
+    """Single-dummy reference for ``hand`` at ``seat``: deal ``n`` layouts with ``deal_around``,
+    solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
+
+    Expected scores are exact for the sampled layouts; their standard errors shrink like
+    ``1/sqrt(n)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
+    ``deal_around``.
+    """
+    r = Ruleset.preset(rules) if isinstance(rules, str) else rules
+    if not isinstance(r, Ruleset):
+        raise SimulationError(f"rules must be a Ruleset or a preset name, got {rules!r}")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise SimulationError(f"n must be a positive int, got {n!r}")
+    masks = deal_around(hand, seat, int(n), seed, known=known, voids=voids)
+    own = Hand(int(masks[0, seat]))
+    dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
+    po_dist = _distribution(po)
+    scores = _calls.score_matrix(r)[:, po]  # (n_calls, n) tenths per layout
+    expected = _calls.expected_scores(po_dist, r)
+    se = (
+        scores.std(axis=1, ddof=1) / np.sqrt(len(po))
+        if len(po) > 1
+        else np.full(len(expected), np.nan)
+    )
+    return MonteCarloResult(
+        hand=own,
+        seat=int(seat),
+        rules=r,
+        masks=masks,
+        playout=po,
+        dd=dd,
+        playout_dist=po_dist,
+        dd_dist=_distribution(dd),
+        calls=_calls.legal_calls(r),
+        expected=expected,
+        expected_se=se,
+        advice=_calls.best_call(po_dist, r),
+    )

@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from callbreak_lab.calls import best_call, expected_scores, legal_calls, point_mass
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Deal, Hand
-from callbreak_lab.simulate import SimulationError, deal_around, deals_from_masks
+from callbreak_lab.rules import PRESETS
+from callbreak_lab.simulate import (
+    MonteCarloResult,
+    SimulationError,
+    deal_around,
+    deals_from_masks,
+    monte_carlo,
+)
 
 HAND = Deal.random(7)[1]
 
@@ -161,3 +169,60 @@ def test_impossible_voids_raise() -> None:
     # Counts that fit seat by seat but not jointly: seats 1 and 2 both only hold clubs.
     with pytest.raises(SimulationError, match="no layout"):
         deal_around(Hand.parse("AKQJT98765432..."), 0, 5, voids={1: ["H", "D"], 2: ["H", "D"]})
+
+
+# --- monte_carlo ----------------------------------------------------------------------------------
+
+
+def test_monte_carlo_all_spades_is_thirteen_for_certain() -> None:
+    rules = PRESETS["modern"]
+    res = monte_carlo("AKQJT98765432...", 2, rules, n=4, seed=1)
+    assert res.n == 4 and res.seat == 2
+    assert np.all(res.playout == 13) and np.all(res.dd == 13)
+    assert np.array_equal(res.playout_dist, point_mass(13))
+    assert np.array_equal(res.dd_dist, point_mass(13))
+    assert np.allclose(res.expected, expected_scores(point_mass(13), rules))
+    assert np.all(res.expected_se == 0)
+    assert res.best_call == 13 and res.advice.call == 13
+
+
+@pytest.fixture(scope="module")
+def mc() -> MonteCarloResult:
+    return monte_carlo(HAND, 1, "home", n=12, seed=4)
+
+
+def test_monte_carlo_summary_is_consistent(mc: MonteCarloResult) -> None:
+    rules = PRESETS["home"]
+    assert mc.n == 12 and mc.hand == HAND and mc.rules == rules
+    assert np.all(mc.masks[:, 1] == np.uint64(HAND.mask))
+    for dist, raw in ((mc.playout_dist, mc.playout), (mc.dd_dist, mc.dd)):
+        assert dist.shape == (14,) and dist.sum() == pytest.approx(1.0)
+        assert np.allclose(dist, np.bincount(raw, minlength=14) / 12)
+    assert np.all(mc.dd <= mc.playout)  # the play-out never takes a seat below its guarantee
+    assert np.all((mc.playout >= 0) & (mc.playout <= 13))
+    assert np.array_equal(mc.calls, legal_calls(rules))
+    assert np.allclose(mc.expected, expected_scores(mc.playout_dist, rules))
+    assert mc.best_call == best_call(mc.playout_dist, rules).call
+    per_layout = np.array([[rules.score(int(c), int(t)) for t in mc.playout] for c in mc.calls])
+    assert np.allclose(mc.expected, per_layout.mean(axis=1))
+    assert np.allclose(mc.expected_se, per_layout.std(axis=1, ddof=1) / np.sqrt(12))
+    mean, se = mc.mean_playout
+    assert mean == pytest.approx(mc.playout.mean()) and se >= 0
+    assert len(mc.table()) == len(mc.calls)
+
+
+def test_monte_carlo_matches_the_solver_per_layout(mc: MonteCarloResult) -> None:
+    from callbreak_lab import solver
+
+    rules = PRESETS["home"]
+    for i in (0, 7):
+        deal = deals_from_masks(mc.masks[i : i + 1])[0]
+        assert mc.dd[i] == solver.solve(deal, 1, rules)
+        assert mc.playout[i] == solver.playout(deal, rules).tricks[1]
+
+
+def test_monte_carlo_validates() -> None:
+    with pytest.raises(SimulationError, match="positive"):
+        monte_carlo(HAND, 0, "modern", n=0)
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        monte_carlo(HAND, 0, "bridge", n=1)
