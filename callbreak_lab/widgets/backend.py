@@ -1,0 +1,158 @@
+"""Where the views' numbers come from: the bid model, the Monte Carlo reference, the solver.
+
+Every forecast is a :class:`Forecast` (a trick distribution plus the call decision of
+:mod:`callbreak_lab.calls` on it). Sources are looked up when first used, so the widgets import
+cleanly while a source is missing and say so (:class:`SourceUnavailable`) instead of showing made-up
+numbers. No ipywidgets here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from callbreak_lab.calls import CallAdvice, best_call
+from callbreak_lab.cards import Deal, Hand
+from callbreak_lab.rules import Ruleset
+
+__all__ = [
+    "Forecast",
+    "Forecaster",
+    "Progress",
+    "SourceUnavailable",
+    "dd_table",
+    "forecast_from_dist",
+    "model_forecast",
+    "playout_tricks",
+    "simulate_forecast",
+]
+
+Progress = Callable[[int, int], None]
+
+
+class SourceUnavailable(RuntimeError):
+    """A forecasting source (model, simulator, solver) is not installed or not trained yet."""
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """A trick forecast for one hand and seat, with the best call on it.
+
+    ``dist[t]`` is P(play-out tricks = t); ``floor`` (optional) the distribution of guaranteed
+    (double-dummy) tricks; ``advice`` the expected score (tenths) and make probability per call.
+    """
+
+    dist: np.ndarray
+    advice: CallAdvice
+    source: str
+    floor: np.ndarray | None = None
+    samples: int | None = None
+
+    @property
+    def call(self) -> int:
+        """The suggested call."""
+        return self.advice.call
+
+    @property
+    def mean(self) -> float:
+        """Expected number of tricks."""
+        return float(np.arange(14) @ self.dist)
+
+
+class Forecaster(Protocol):
+    """``forecaster(hand, seat, rules) -> Forecast``."""
+
+    def __call__(self, hand: Hand, seat: int, rules: Ruleset) -> Forecast: ...
+
+
+def _module(name: str, what: str) -> Any:
+    try:
+        return importlib.import_module(f"callbreak_lab.{name}")
+    except ImportError as exc:
+        raise SourceUnavailable(f"{what} is not available ({exc})") from None
+
+
+def forecast_from_dist(
+    dist: Any,
+    rules: Ruleset,
+    source: str,
+    floor: Any = None,
+    samples: int | None = None,
+) -> Forecast:
+    """A :class:`Forecast` for a 14-number distribution, the call chosen by ``calls.best_call``."""
+    d = np.asarray(dist, dtype=np.float64).reshape(14)
+    d = d / d.sum()
+    f = None if floor is None else np.asarray(floor, dtype=np.float64).reshape(14)
+    return Forecast(dist=d, advice=best_call(d, rules), source=source, floor=f, samples=samples)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources
+# ---------------------------------------------------------------------------------------------
+
+
+def model_forecast(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
+    """The shipped bid model's forecast (``model.recommend_call``) with its floor distribution."""
+    model = _module("model", "the bid model")
+    try:
+        rec = model.recommend_call(hand, seat, rules)
+    except model.ModelError as exc:
+        raise SourceUnavailable(f"the bid model is not available: {exc}") from None
+    return Forecast(
+        dist=np.asarray(rec.distribution, dtype=np.float64),
+        advice=rec.advice,
+        source=f"bid model ({model.profile_of(rules)})",
+        floor=np.asarray(rec.floor, dtype=np.float64),
+    )
+
+
+def _first(obj: Any, *names: str) -> Any:
+    for name in names:
+        value = getattr(obj, name, None)
+        if value is not None:
+            return value
+    raise SourceUnavailable(f"{type(obj).__name__} has none of {', '.join(names)}")
+
+
+def simulate_forecast(
+    hand: Hand,
+    seat: int,
+    rules: Ruleset,
+    n: int = 48,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Forecast:
+    """The Monte Carlo reference (``simulate.monte_carlo``): ``n`` layouts around the hand, each
+    solved; ``progress(done, total)`` is called as layouts are solved."""
+    simulate = _module("simulate", "the Monte Carlo simulation")
+    if not hasattr(simulate, "monte_carlo"):
+        raise SourceUnavailable(
+            "the Monte Carlo simulation (simulate.monte_carlo) is not there yet"
+        )
+    result = simulate.monte_carlo(hand, seat, rules, n=n, seed=seed, progress=progress)
+    dist = _first(result, "distribution", "dist")
+    floor = getattr(result, "floor", None)
+    return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor, samples=n)
+
+
+def _solver() -> Any:
+    solver = _module("solver", "the double-dummy solver")
+    if not hasattr(solver, "dd_table"):
+        raise SourceUnavailable("the double-dummy solver facade is not there yet")
+    return solver
+
+
+def dd_table(deal: Deal, rules: Ruleset) -> list[int]:
+    """The double-dummy value (guaranteed tricks) of each seat at the start of ``deal``."""
+    return [int(v) for v in _solver().dd_table(deal, rules)]
+
+
+def playout_tricks(deal: Deal, rules: Ruleset) -> list[int]:
+    """Tricks per seat in the self-interested play-out of ``deal``."""
+    result = _solver().playout(deal, rules)
+    tricks = getattr(result, "tricks", result)
+    return [int(v) for v in tricks]

@@ -1,0 +1,365 @@
+"""Pure controllers behind the widgets: all state and logic, no ipywidgets.
+
+A view builds a controller, forwards user actions to its methods and redraws from its state. Each
+controller can be driven directly from Python (and is unit-tested that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit
+from callbreak_lab.features import feature_dict
+from callbreak_lab.rules import PRESETS, RulesError, Ruleset, format_tenths
+from callbreak_lab.widgets import backend
+from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
+
+__all__ = [
+    "CallAdvisor",
+    "DealExplorer",
+    "HandPicker",
+    "explain",
+]
+
+MAX_CARDS = 13
+SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+Listener = Callable[[], None]
+
+
+class _Observable:
+    """Minimal change notification: views register a callback and redraw on change."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def observe(self, fn: Listener) -> None:
+        """Call ``fn()`` after every state change."""
+        self._listeners.append(fn)
+
+    def _changed(self) -> None:
+        for fn in list(self._listeners):
+            fn()
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand picker
+# ---------------------------------------------------------------------------------------------
+
+
+class HandPicker(_Observable):
+    """A hand being entered card by card or as text (any notation ``Hand.parse`` reads).
+
+    ``hand`` is the last valid hand; ``text`` what the text box shows (canonical after a click or
+    a good entry, the person's text after a bad one); ``message`` explains the last refusal.
+    """
+
+    def __init__(self, hand: Hand | str | None = None) -> None:
+        super().__init__()
+        self.hand = Hand()
+        self.text = ""
+        self.message = ""
+        if hand is not None:
+            self.set_text(str(hand) if isinstance(hand, Hand) else hand)
+
+    @property
+    def count(self) -> int:
+        """Cards held so far."""
+        return len(self.hand)
+
+    @property
+    def complete(self) -> bool:
+        """True with exactly 13 cards."""
+        return self.count == MAX_CARDS
+
+    @property
+    def status(self) -> str:
+        """``7 of 13 cards`` plus the last message."""
+        base = f"{self.count} of {MAX_CARDS} cards"
+        return f"{base} · {self.message}" if self.message else base
+
+    def holds(self, card: Card | int | str) -> bool:
+        """True when ``card`` is in the hand."""
+        return Card.parse(card) in self.hand
+
+    def toggle(self, card: Card | int | str) -> bool:
+        """Add or remove one card; refuses a 14th card (returns False, sets ``message``)."""
+        c = Card.parse(card)
+        if c in self.hand:
+            self.hand = self.hand - c
+            self.message = ""
+        elif self.count >= MAX_CARDS:
+            self.message = f"a hand has 13 cards: remove one before adding {c.symbol()}"
+            self._changed()
+            return False
+        else:
+            self.hand = self.hand | c
+            self.message = ""
+        self.text = str(self.hand) if self.hand else ""
+        self._changed()
+        return True
+
+    def set_text(self, text: str) -> bool:
+        """Read a hand from text; on a bad entry keep the last hand and explain (returns False)."""
+        self.text = text
+        if not text.strip():
+            self.hand, self.message = Hand(), ""
+            self._changed()
+            return True
+        try:
+            hand = Hand.parse(text)
+        except NotationError as exc:
+            self.message = str(exc)
+            self._changed()
+            return False
+        if len(hand) > MAX_CARDS:
+            self.message = f"{len(hand)} cards given: a hand has at most 13"
+            self._changed()
+            return False
+        self.hand, self.message = hand, ""
+        self.text = str(hand)
+        self._changed()
+        return True
+
+    def set_hand(self, hand: Hand) -> None:
+        """Replace the hand (at most 13 cards)."""
+        if len(hand) > MAX_CARDS:
+            raise ValueError(f"a hand has at most 13 cards, got {len(hand)}")
+        self.hand, self.message = hand, ""
+        self.text = str(hand) if hand else ""
+        self._changed()
+
+    def clear(self) -> None:
+        """Empty the hand."""
+        self.set_hand(Hand())
+
+    def random_fill(self, seed: int | None = None) -> None:
+        """Complete the hand with random cards (keeps those already picked)."""
+        rng = np.random.default_rng(seed)
+        rest = [c for c in ALL_CARDS if c not in self.hand]
+        extra = rng.choice(len(rest), size=MAX_CARDS - self.count, replace=False)
+        self.set_hand(self.hand | Hand.from_cards(rest[int(i)] for i in extra))
+
+
+# ---------------------------------------------------------------------------------------------
+# Call advisor
+# ---------------------------------------------------------------------------------------------
+
+_HONOUR_NAMES = (("ace_s", "A"), ("king_s", "K"), ("queen_s", "Q"), ("jack_s", "J"))
+
+
+def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
+    """One plain-words line: spades, sure tricks, voids, and which call scores best on average."""
+    f = feature_dict(hand, seat)
+    n = int(f["len_s"])
+    honours = " ".join(ch for key, ch in _HONOUR_NAMES if f[key])
+    if n == 0:
+        spades = "no spades"
+    else:
+        spades = f"{n} spade{'s' if n != 1 else ''}" + (f" with {honours}" if honours else "")
+    sure = round(f["sure_high_winners"] + f["spade_length_winners"])
+    parts = [f"{spades}: about {sure} sure trick{'s' if sure != 1 else ''}"]
+    voids = [s.plural for s in SUIT_ORDER[1:] if hand.suit_count(s) == 0]
+    if voids and n:
+        parts.append(f"a void in {' and '.join(voids)} to trump")
+    adv = forecast.advice
+    parts.append(
+        f"call {adv.call} scores best on average "
+        f"({format_tenths(round(adv.expected_score))} expected, made "
+        f"{100 * adv.make_probability:.0f}% of the time)"
+    )
+    return "; ".join(parts)
+
+
+@dataclass
+class SimulationCheck:
+    """Result of the Monte Carlo check shown over the model's forecast."""
+
+    forecast: Forecast
+    agrees: bool
+
+
+class CallAdvisor(_Observable):
+    """Suggested call, make probabilities and expected scores for a picked hand.
+
+    ``forecaster`` gives the quick forecast (the bid model by default); ``simulator`` the slow
+    Monte Carlo reference used by "check with simulation".
+    """
+
+    def __init__(
+        self,
+        picker: HandPicker | None = None,
+        preset: str = "modern",
+        seat: int = 0,
+        forecaster: Forecaster | None = None,
+        simulator: Callable[..., Forecast] | None = None,
+        sim_samples: int = 48,
+    ) -> None:
+        super().__init__()
+        self.picker = picker or HandPicker()
+        self.preset = preset
+        self.seat = seat
+        self.forecaster: Forecaster = forecaster or backend.model_forecast
+        self.simulator = simulator or backend.simulate_forecast
+        self.sim_samples = sim_samples
+        self.forecast: Forecast | None = None
+        self.simulation: SimulationCheck | None = None
+        self.explanation = ""
+        self.error = ""
+        self.runs = 0
+        self.picker.observe(self._hand_changed)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The selected preset."""
+        return Ruleset.preset(self.preset)
+
+    @staticmethod
+    def presets() -> list[str]:
+        """Preset names for the selector."""
+        return list(PRESETS)
+
+    def set_preset(self, name: str) -> None:
+        """Select a preset (the old advice no longer applies)."""
+        Ruleset.preset(name)
+        self.preset = name
+        self._reset()
+
+    def set_seat(self, seat: int) -> None:
+        """Select the seat 0..3 (seat 0 bids first and leads)."""
+        if seat not in range(4):
+            raise RulesError(f"seat must be 0..3, got {seat!r}")
+        self.seat = int(seat)
+        self._reset()
+
+    def _hand_changed(self) -> None:
+        if self.forecast is not None or self.error:
+            self._reset()
+
+    def _reset(self) -> None:
+        self.forecast, self.simulation, self.explanation, self.error = None, None, "", ""
+        self._changed()
+
+    def advise(self) -> Forecast | None:
+        """Forecast the picked hand; on a problem set ``error`` and return None."""
+        self.simulation = None
+        self.runs += 1
+        if not self.picker.complete:
+            self.forecast, self.explanation = None, ""
+            self.error = f"pick 13 cards first ({self.picker.count} so far)"
+            self._changed()
+            return None
+        try:
+            fc = self.forecaster(self.picker.hand, self.seat, self.rules)
+        except SourceUnavailable as exc:
+            self.forecast, self.explanation, self.error = None, "", str(exc)
+            self._changed()
+            return None
+        self.forecast, self.error = fc, ""
+        self.explanation = explain(self.picker.hand, self.seat, fc)
+        self._changed()
+        return fc
+
+    def check_with_simulation(
+        self, progress: Progress | None = None, seed: int = 0
+    ) -> SimulationCheck | None:
+        """Run the Monte Carlo reference for the same hand and seat; ``progress(done, total)``."""
+        if self.forecast is None and self.advise() is None:
+            return None
+        try:
+            sim = self.simulator(
+                self.picker.hand,
+                self.seat,
+                self.rules,
+                n=self.sim_samples,
+                seed=seed,
+                progress=progress,
+            )
+        except SourceUnavailable as exc:
+            self.error = str(exc)
+            self._changed()
+            return None
+        assert self.forecast is not None
+        self.simulation = SimulationCheck(sim, agrees=sim.call == self.forecast.call)
+        self._changed()
+        return self.simulation
+
+    def table(self) -> list[tuple[int, str, str]]:
+        """Rows ``(call, P(made) as %, expected score)`` of the current forecast."""
+        if self.forecast is None:
+            return []
+        return [
+            (c, f"{100 * p:.0f}%", format_tenths(round(e)))
+            for c, e, p in self.forecast.advice.table()
+        ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Deal explorer
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DealExplorer(_Observable):
+    """A full deal (entered or dealt from a seed) and its double-dummy table for the four seats."""
+
+    preset: str = "modern"
+    deal: Deal | None = None
+    text: str = ""
+    message: str = ""
+    table: list[int] | None = None
+    playout: list[int] | None = None
+    _listeners: list[Listener] = field(default_factory=list, repr=False)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The selected preset."""
+        return Ruleset.preset(self.preset)
+
+    def set_preset(self, name: str) -> None:
+        """Select a preset; the table is recomputed on the next ``solve``."""
+        Ruleset.preset(name)
+        self.preset, self.table, self.playout = name, None, None
+        self._changed()
+
+    def set_text(self, text: str) -> bool:
+        """Read a deal in any notation; on a bad entry keep the old deal and explain."""
+        self.text = text
+        try:
+            deal = Deal.parse(text)
+        except NotationError as exc:
+            self.message = str(exc)
+            self._changed()
+            return False
+        self._set(deal)
+        return True
+
+    def deal_random(self, seed: int) -> Deal:
+        """Deal a random (seeded) deal."""
+        deal = Deal.random(int(seed))
+        self._set(deal)
+        return deal
+
+    def _set(self, deal: Deal) -> None:
+        self.deal, self.text, self.message = deal, str(deal), ""
+        self.table, self.playout = None, None
+        self._changed()
+
+    def solve(self) -> list[int] | None:
+        """The double-dummy value of each seat and its self-interested play-out tricks."""
+        if self.deal is None:
+            self.message = "enter or deal a deal first"
+            self._changed()
+            return None
+        try:
+            self.table = backend.dd_table(self.deal, self.rules)
+            self.playout = backend.playout_tricks(self.deal, self.rules)
+        except SourceUnavailable as exc:
+            self.message = str(exc)
+            self._changed()
+            return None
+        self.message = ""
+        self._changed()
+        return self.table

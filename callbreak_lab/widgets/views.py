@@ -1,0 +1,343 @@
+"""ipywidgets views: they only wire controls to the controllers in ``controllers``.
+
+Every control carries stable CSS classes (``cb-...``) so browser tests can find it, e.g. the card
+button ``cb-card-AS``, the advise button ``cb-advise`` and the suggested call ``cb-call``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+import ipywidgets as W
+
+from callbreak_lab.cards import Card
+from callbreak_lab.render import deal_html
+from callbreak_lab.rules import PRESETS
+from callbreak_lab.widgets import charts
+from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker
+
+__all__ = [
+    "CallAdvisorView",
+    "DealExplorerView",
+    "HandPickerView",
+    "call_advisor",
+    "deal_explorer",
+    "hand_picker",
+]
+
+RED = "#c0392b"
+
+
+def _classes(widget: W.Widget, *names: str) -> W.Widget:
+    for name in names:
+        widget.add_class(name)
+    return widget
+
+
+def _html(*classes: str, value: str = "") -> W.HTML:
+    return _classes(W.HTML(value=value), *classes)
+
+
+def _error(text: str) -> str:
+    return f'<span style="color:{RED}">{escape(text)}</span>' if text else ""
+
+
+def _set(widget: W.Widget, name: str, value: Any) -> None:
+    """Assign only when different (each assignment is a message to the browser)."""
+    if getattr(widget, name) != value:
+        setattr(widget, name, value)
+
+
+def _button(text: str, *classes: str, on_click: Callable[[], object], **kw: Any) -> W.Button:
+    b = _classes(W.Button(description=text, **kw), *classes)
+    b.on_click(lambda _b: on_click())
+    return b
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand picker
+# ---------------------------------------------------------------------------------------------
+
+
+class HandPickerView:
+    """52 card buttons by suit plus a text box accepting every hand notation, kept in sync."""
+
+    def __init__(self, controller: HandPicker | None = None) -> None:
+        self.controller = controller or HandPicker()
+        self.buttons: dict[Card, W.Button] = {}
+        rows = []
+        for suit in SUIT_ORDER:
+            colour = RED if suit.is_red else "#111"
+            row = [_html("cb-suit-label", value=f'<b style="color:{colour}">{suit.symbol}</b>')]
+            for rank in range(12, -1, -1):
+                card = Card.of(suit, rank)
+                b = W.Button(
+                    description=card.symbol(),
+                    tooltip=str(card),
+                    layout=W.Layout(width="42px", height="30px", padding="0"),
+                )
+                b.style.text_color = colour
+                _classes(b, "cb-card", f"cb-card-{card}")
+                b.on_click(lambda _b, c=card: self.controller.toggle(c))
+                self.buttons[card] = b
+                row.append(b)
+            rows.append(W.HBox(row, layout=W.Layout(align_items="center")))
+        self.text = _classes(
+            W.Text(
+                placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432 or AS KS QS ...",
+                continuous_update=False,
+                layout=W.Layout(width="420px"),
+                description="hand",
+            ),
+            "cb-hand-text",
+        )
+        self.text.observe(self._on_text, names="value")
+        self.status = _html("cb-hand-status")
+        clear = _button("clear", "cb-clear", on_click=self.controller.clear)
+        fill = _button("random fill", "cb-fill", on_click=self.controller.random_fill)
+        self.widget = _classes(
+            W.VBox([*rows, W.HBox([self.text, clear, fill]), self.status]), "cb-hand-picker"
+        )
+        self._syncing = False
+        self.controller.observe(self.refresh)
+        self.refresh()
+
+    def _on_text(self, change: dict[str, Any]) -> None:
+        if not self._syncing:
+            self.controller.set_text(change["new"])
+
+    def refresh(self) -> None:
+        """Redraw buttons, text and status from the controller."""
+        c = self.controller
+        for card, b in self.buttons.items():
+            held = card in c.hand
+            _set(b, "button_style", "info" if held else "")
+            if held:
+                b.add_class("cb-held")
+            else:
+                b.remove_class("cb-held")
+        self._syncing = True
+        try:
+            _set(self.text, "value", c.text)
+        finally:
+            self._syncing = False
+        msg = f" · {_error(c.message)}" if c.message else ""
+        full = " ✓" if c.complete else ""
+        _set(self.status, "value", f"<b>{c.count}</b> of 13 cards{full}{msg}")
+
+
+def hand_picker(hand: str | None = None) -> W.Widget:
+    """A hand picker widget (display it in a notebook)."""
+    return HandPickerView(HandPicker(hand)).widget
+
+
+# ---------------------------------------------------------------------------------------------
+# Call advisor
+# ---------------------------------------------------------------------------------------------
+
+
+def _seat_label(seat: int) -> str:
+    return f"seat {seat}" + (" (bids first, leads)" if seat == 0 else "")
+
+
+class CallAdvisorView:
+    """Hand picker, preset and seat, the suggested call with charts, and a simulation check."""
+
+    def __init__(self, controller: CallAdvisor | None = None) -> None:
+        self.controller = c = controller or CallAdvisor()
+        self.picker = HandPickerView(c.picker)
+        self.preset = _classes(
+            W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
+        )
+        self.seat = _classes(
+            W.Dropdown(
+                options=[(_seat_label(s), s) for s in range(4)],
+                value=c.seat,
+                description="seat",
+            ),
+            "cb-seat",
+        )
+        self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
+        self.seat.observe(lambda ch: c.set_seat(ch["new"]), names="value")
+        self.advise = _button(
+            "Suggest a call", "cb-advise", on_click=c.advise, button_style="primary"
+        )
+        self.simulate = _button("check with simulation", "cb-simulate", on_click=self._simulate)
+        self.progress = _classes(
+            W.IntProgress(value=0, min=0, max=c.sim_samples, description="simulation"),
+            "cb-progress",
+        )
+        self.progress.layout.visibility = "hidden"
+        self.call = _html("cb-call")
+        self.explain = _html("cb-explain")
+        self.table = _html("cb-table")
+        self.sim_note = _html("cb-sim-note")
+        self.expected_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-expected")
+        self.dist_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-dist")
+        self.charts = W.HBox([self.expected_chart, self.dist_chart])
+        self.charts.layout.display = "none"
+        self.widget = _classes(
+            W.VBox(
+                [
+                    self.picker.widget,
+                    W.HBox([self.preset, self.seat]),
+                    W.HBox([self.advise, self.simulate, self.progress]),
+                    self.call,
+                    self.explain,
+                    self.charts,
+                    self.table,
+                    self.sim_note,
+                ]
+            ),
+            "cb-call-advisor",
+        )
+        self._drawn: tuple[int, int] | None = None
+        c.observe(self.refresh)
+        self.refresh()
+
+    def _simulate(self) -> None:
+        c = self.controller
+        self.progress.max = c.sim_samples
+        self.progress.value = 0
+        self.progress.layout.visibility = "visible"
+
+        def progress(done: int, total: int) -> None:
+            self.progress.max = max(int(total), 1)
+            self.progress.value = int(done)
+
+        c.check_with_simulation(progress=progress)
+
+    def refresh(self) -> None:
+        """Show the controller's forecast (the call first, then the charts)."""
+        c = self.controller
+        fc = c.forecast
+        if fc is None:
+            _set(self.call, "value", _error(c.error) if c.error else "")
+            _set(self.explain, "value", "")
+            _set(self.table, "value", "")
+            _set(self.sim_note, "value", "")
+            self.charts.layout.display = "none"
+            self._drawn = None
+            return
+        self.call.value = (
+            f'<div class="cb-call-value" data-run="{c.runs}" style="font-size:20px">'
+            f"Call <b>{fc.call}</b> <span style='font-size:12px;color:#666'>"
+            f"({escape(fc.source)}, {escape(c.preset)}, seat {c.seat})</span></div>"
+        )
+        _set(self.explain, "value", f"<i>{escape(c.explanation)}</i>")
+        sim = c.simulation
+        key = (id(fc), id(sim))
+        if key != self._drawn:
+            self._drawn = key
+            self.expected_chart.value = charts.expected_scores_png(fc)
+            overlay = sim.forecast if sim else None
+            self.dist_chart.value = charts.trick_distribution_png(fc, overlay, call=fc.call)
+            self.charts.layout.display = "flex"
+        rows = "".join(
+            f"<tr><td>{call}</td><td>{p}</td><td>{e}</td></tr>" for call, p, e in c.table()
+        )
+        _set(
+            self.table,
+            "value",
+            '<table class="cb-call-table" style="font-size:12px"><tr><th>call</th>'
+            f"<th>P(made)</th><th>expected score</th></tr>{rows}</table>",
+        )
+        if sim is None:
+            _set(self.sim_note, "value", _error(c.error) if c.error else "")
+        else:
+            verdict = "agrees" if sim.agrees else f"suggests call {sim.forecast.call} instead"
+            _set(
+                self.sim_note,
+                "value",
+                f'<span class="cb-sim-result">{escape(sim.forecast.source)}: mean '
+                f"{sim.forecast.mean:.2f} tricks; the simulation {verdict}.</span>",
+            )
+
+
+def call_advisor(hand: str | None = None, preset: str = "modern", seat: int = 0) -> W.Widget:
+    """The call advisor widget (display it in a notebook)."""
+    return CallAdvisorView(CallAdvisor(HandPicker(hand), preset=preset, seat=seat)).widget
+
+
+# ---------------------------------------------------------------------------------------------
+# Deal explorer
+# ---------------------------------------------------------------------------------------------
+
+
+class DealExplorerView:
+    """Enter or deal (seeded) a full deal and see the double-dummy table of the four seats."""
+
+    def __init__(self, controller: DealExplorer | None = None) -> None:
+        self.controller = c = controller or DealExplorer()
+        self.text = _classes(
+            W.Textarea(
+                placeholder="four hands: dotted, separated by spaces; or any notation by '/'",
+                layout=W.Layout(width="560px", height="60px"),
+                continuous_update=False,
+            ),
+            "cb-deal-text",
+        )
+        self.text.observe(self._on_text, names="value")
+        self.seed = _classes(
+            W.IntText(value=1, description="seed", layout=W.Layout(width="160px")), "cb-seed"
+        )
+        self.preset = _classes(
+            W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
+        )
+        self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
+        deal = _button("deal", "cb-deal", on_click=lambda: c.deal_random(self.seed.value))
+        solve = _button("solve", "cb-solve", on_click=c.solve, button_style="primary")
+        self.board = _html("cb-board")
+        self.result = _html("cb-dd-table")
+        self.widget = _classes(
+            W.VBox(
+                [W.HBox([self.seed, deal, self.preset, solve]), self.text, self.board, self.result]
+            ),
+            "cb-deal-explorer",
+        )
+        self._syncing = False
+        c.observe(self.refresh)
+        self.refresh()
+
+    def _on_text(self, change: dict[str, Any]) -> None:
+        if not self._syncing and change["new"].strip():
+            self.controller.set_text(change["new"])
+
+    def refresh(self) -> None:
+        """Redraw the deal and its table."""
+        c = self.controller
+        self._syncing = True
+        try:
+            _set(self.text, "value", c.text)
+        finally:
+            self._syncing = False
+        board = deal_html(c.deal, c.rules.direction) if c.deal is not None else ""
+        _set(self.board, "value", board)
+        if c.message:
+            _set(self.result, "value", _error(c.message))
+        elif c.table is not None:
+            play = c.playout or [None] * 4
+            rows = "".join(
+                f"<tr><td>seat {s}</td><td><b>{v}</b></td><td>{play[s]}</td></tr>"
+                for s, v in enumerate(c.table)
+            )
+            _set(
+                self.result,
+                "value",
+                '<table class="cb-dd" style="font-size:13px"><tr><th></th>'
+                "<th>guaranteed (double dummy)</th><th>self-interested play-out</th></tr>"
+                f"{rows}<tr><td>sum</td><td>{sum(c.table)}</td>"
+                f"<td>{sum(p for p in play if p is not None)}</td></tr></table>",
+            )
+        else:
+            _set(self.result, "value", "")
+
+
+def deal_explorer(deal: str | None = None, preset: str = "modern") -> W.Widget:
+    """The deal explorer widget."""
+    c = DealExplorer(preset=preset)
+    if deal:
+        c.set_text(deal)
+    return DealExplorerView(c).widget

@@ -1,0 +1,244 @@
+"""Widget controllers (pure) and views (ipywidgets driven by clicks and values in pytest)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from callbreak_lab import Card, Deal, Hand, Ruleset
+from callbreak_lab.calls import best_call
+from callbreak_lab.game import play_out, random_player
+from callbreak_lab.widgets.backend import Forecast, SourceUnavailable, forecast_from_dist
+from callbreak_lab.widgets.controllers import CallAdvisor, DealExplorer, HandPicker, explain
+
+HAND = "AKQ2.T98.765.432"
+
+
+def random_play_forecast(hand: Hand, seat: int, rules: Ruleset, n: int = 24, seed: int = 0,
+                         progress=None) -> Forecast:  # fmt: skip
+    """A real (if weak) forecast for tests: tricks of ``seat`` when all four play at random,
+    over ``n`` random layouts of the other 39 cards."""
+    counts = np.zeros(14)
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        deal = Deal.random_with({seat: hand}, seed=rng)
+        from callbreak_lab.game import Position
+
+        end = play_out(Position(deal, rules), random_player(rng))
+        counts[end.tricks_won[seat]] += 1
+        if progress is not None:
+            progress(i + 1, n)
+    return forecast_from_dist(counts / n, rules, f"random play ({n} layouts)", samples=n)
+
+
+# --- hand picker controller ----------------------------------------------------------------------
+
+
+def test_picker_counts_toggles_and_refuses_a_14th_card() -> None:
+    p = HandPicker()
+    for card in Hand.parse(HAND):
+        assert p.toggle(card)
+    assert p.count == 13 and p.complete and p.text == HAND
+    assert not p.toggle("AH")
+    assert "13 cards" in p.message and "A♥" in p.message
+    assert p.count == 13 and "AH" not in p.hand
+    assert p.toggle("AS")  # removing is always allowed and clears the message
+    assert p.count == 12 and p.message == "" and p.text == "KQ2.T98.765.432"
+    assert p.status == "12 of 13 cards"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        HAND,
+        "♠AKQ2 ♥T98 ♦765 ♣432",
+        "S:AKQ2 H:T98 D:765 C:432",
+        "AS KS QS 2S TH 9H 8H 7D 6D 5D 4C 3C 2C",
+    ],
+)
+def test_picker_text_accepts_every_notation_and_canonicalises(text: str) -> None:
+    p = HandPicker()
+    assert p.set_text(text)
+    assert p.hand == Hand.parse(HAND) and p.text == HAND and p.message == ""
+
+
+def test_picker_bad_text_keeps_hand_and_explains() -> None:
+    p = HandPicker(HAND)
+    assert not p.set_text("AKQ2.T98.765.43X")
+    assert p.hand == Hand.parse(HAND)
+    assert "unknown rank 'X'" in p.message and p.text == "AKQ2.T98.765.43X"
+    assert not p.set_text("AKQ2.T98.765.422")
+    assert "given twice" in p.message
+    assert not p.set_text("AKQ2.AT98.765.432")
+    assert "14 cards" in p.message
+    assert p.set_text("")
+    assert p.count == 0
+
+
+def test_picker_random_fill_is_seeded_and_keeps_picked_cards() -> None:
+    a, b = HandPicker("AS KS"), HandPicker("AS KS")
+    a.random_fill(seed=3)
+    b.random_fill(seed=3)
+    assert a.complete and a.hand == b.hand and "AS" in a.hand and "KS" in a.hand
+
+
+def test_picker_notifies_listeners() -> None:
+    p = HandPicker()
+    seen: list[int] = []
+    p.observe(lambda: seen.append(p.count))
+    p.toggle("AS")
+    p.set_text("AS KS")
+    assert seen == [1, 2]
+
+
+# --- call advisor controller ---------------------------------------------------------------------
+
+
+def test_advisor_needs_a_full_hand() -> None:
+    adv = CallAdvisor(HandPicker("AS KS"), forecaster=random_play_forecast)
+    assert adv.advise() is None
+    assert "13 cards" in adv.error and "2 so far" in adv.error
+
+
+def test_advisor_uses_best_call_on_the_forecast() -> None:
+    adv = CallAdvisor(HandPicker(HAND), preset="home", seat=2, forecaster=random_play_forecast)
+    fc = adv.advise()
+    assert fc is not None and adv.error == ""
+    rules = Ruleset.preset("home")
+    expected = best_call(fc.dist, rules)
+    assert fc.call == expected.call
+    assert [row[0] for row in adv.table()] == list(range(2, 14))
+    assert adv.explanation.startswith("4 spades with A K Q: about ")
+    assert f"call {fc.call} scores best on average" in adv.explanation
+
+
+def test_advisor_resets_when_hand_preset_or_seat_change() -> None:
+    adv = CallAdvisor(HandPicker(HAND), forecaster=random_play_forecast)
+    adv.advise()
+    adv.set_seat(3)
+    assert adv.forecast is None
+    adv.advise()
+    adv.picker.toggle("AS")
+    assert adv.forecast is None
+    with pytest.raises(ValueError):
+        adv.set_preset("nonsense")
+
+
+def test_advisor_simulation_check_reports_progress() -> None:
+    adv = CallAdvisor(
+        HandPicker(HAND),
+        forecaster=random_play_forecast,
+        simulator=random_play_forecast,
+        sim_samples=6,
+    )
+    ticks: list[tuple[int, int]] = []
+    check = adv.check_with_simulation(progress=lambda d, t: ticks.append((d, t)))
+    assert check is not None and ticks[-1] == (6, 6)
+    assert check.agrees == (check.forecast.call == adv.forecast.call)
+
+
+def test_advisor_reports_a_missing_source_instead_of_numbers() -> None:
+    def missing(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
+        raise SourceUnavailable("the bid model is not available: no model file")
+
+    adv = CallAdvisor(HandPicker(HAND), forecaster=missing)
+    assert adv.advise() is None and adv.forecast is None
+    assert "not available" in adv.error
+
+
+def test_explain_mentions_voids_and_no_spades() -> None:
+    rules = Ruleset.preset("modern")
+    fc = forecast_from_dist(np.eye(14)[3], rules, "point")
+    assert "a void in hearts" in explain(Hand.parse("AKQJ32..AKQ32.32"), 0, fc)
+    assert explain(Hand.parse(".AKQJ2.AKQ32.432"), 0, fc).startswith("no spades")
+
+
+# --- deal explorer controller --------------------------------------------------------------------
+
+
+def test_deal_explorer_parses_deals_and_refuses_bad_ones() -> None:
+    ex = DealExplorer()
+    deal = ex.deal_random(seed=5)
+    assert deal == Deal.random(5) and ex.text == str(deal)
+    assert not ex.set_text("AKQ.T98.765.432")
+    assert "four hands" in ex.message and ex.deal == deal
+    assert ex.set_text(deal.symbols()) and ex.deal == deal
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+def _views():  # imported lazily: the controllers must work without ipywidgets loaded
+    from callbreak_lab.widgets import views
+
+    return views
+
+
+def test_picker_view_buttons_and_text_stay_in_sync() -> None:
+    views = _views()
+    v = views.HandPickerView()
+    assert len(v.buttons) == 52
+    for card in Hand.parse(HAND):
+        v.buttons[card].click()
+    assert v.text.value == HAND
+    assert v.buttons[Card.parse("AS")].button_style == "info"
+    assert "cb-held" in v.buttons[Card.parse("AS")]._dom_classes
+    assert "13</b> of 13" in v.status.value
+    v.buttons[Card.parse("AH")].click()
+    assert "remove one before adding A♥" in v.status.value
+    assert v.buttons[Card.parse("AH")].button_style == ""
+    v.text.value = "♠AKQJT98765432"
+    assert v.controller.hand == Hand.parse("AKQJT98765432...")
+    assert v.text.value == "AKQJT98765432..."
+    assert v.buttons[Card.parse("TH")].button_style == ""
+    v.text.value = "AK.QX"
+    assert "cb-held" in v.buttons[Card.parse("2S")]._dom_classes  # last good hand kept
+    assert "a dotted hand has four suits" in v.status.value
+
+
+def test_advisor_view_shows_call_charts_and_simulation() -> None:
+    views = _views()
+    c = CallAdvisor(forecaster=random_play_forecast, simulator=random_play_forecast, sim_samples=5)
+    v = views.CallAdvisorView(c)
+    v.advise.click()
+    assert "pick 13 cards first" in v.call.value
+    v.picker.text.value = HAND
+    v.seat.value = 1
+    v.advise.click()
+    fc = c.forecast
+    assert fc is not None
+    assert f"Call <b>{fc.call}</b>" in v.call.value and 'data-run="2"' in v.call.value
+    assert "seat 1" in v.call.value
+    assert v.expected_chart.value[:4] == b"\x89PNG" and v.dist_chart.value[:4] == b"\x89PNG"
+    assert v.charts.layout.display == "flex"
+    assert "<td>1</td>" in v.table.value
+    assert "about" in v.explain.value
+    before = v.dist_chart.value
+    v.simulate.click()
+    assert v.progress.value == v.progress.max == 5
+    assert "the simulation" in v.sim_note.value
+    assert v.dist_chart.value != before  # the simulation is overlaid
+    v.preset.value = "strict"
+    assert v.call.value == "" and v.charts.layout.display == "none"
+
+
+def test_deal_explorer_view_deals_from_a_seed() -> None:
+    views = _views()
+    v = views.DealExplorerView()
+    v.seed.value = 9
+    v.widget.children[0].children[1].click()  # the "deal" button
+    assert v.text.value == str(Deal.random(9))
+    assert "seat 0" in v.board.value
+    v.text.value = "nonsense"
+    assert "four hands" in v.result.value
+
+
+def test_controllers_import_no_ipywidgets() -> None:
+    code = (
+        "import sys; import callbreak_lab.widgets.controllers, callbreak_lab.widgets.backend; "
+        "import callbreak_lab.widgets.charts; assert 'ipywidgets' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
