@@ -1,0 +1,76 @@
+"""The hand-evaluation HTTP service (FastAPI): analysis endpoints under ``/v1`` and the Bhoos
+tournament bot endpoints (``/hi``, ``/bid``, ``/play``).
+
+Run it with ``callbreak-lab serve --host 127.0.0.1 --port 8000`` (or ``uvicorn
+callbreak_lab.service.app:app``). ``create_app(settings)`` builds an app with its own bounds.
+
+Errors: every client mistake is a 422 whose ``detail`` lists ``{"loc": ["body", field], "msg",
+"type"}`` (pydantic's shape, also used for the library's ValueErrors, with the field they concern);
+a body over the cap is a 413; a computation that passes its time bound is stopped and answered
+with a 503 and the reason. Solver work runs in worker processes (see ``pool.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from callbreak_lab import __version__
+from callbreak_lab.service import bot as botlib
+from callbreak_lab.service import botapi, v1
+from callbreak_lab.service.common import FieldError, Service, unprocessable
+from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
+from callbreak_lab.service.pool import JobTimeout
+
+__all__ = ["app", "create_app"]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new service app with its own worker pool and bounds."""
+    cfg = settings or Settings()
+    svc = Service(cfg)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await svc.pool.start(cfg.warmup_timeout)
+        try:
+            yield
+        finally:
+            await svc.pool.close()
+
+    application = FastAPI(
+        title="callbreak_lab service",
+        version=__version__,
+        description="Call Break hand evaluation, double-dummy solving, annotated lines and "
+        "reviews, and a bot speaking the Bhoos tournament protocol.",
+        lifespan=lifespan,
+    )
+    application.state.service = svc
+    application.add_middleware(BodyLimitMiddleware, limit=cfg.max_body_bytes)
+
+    @application.exception_handler(FieldError)
+    async def _field_error(_: Request, exc: FieldError) -> JSONResponse:
+        return unprocessable(exc.loc, str(exc))
+
+    @application.exception_handler(botlib.BotError)
+    async def _bot_error(_: Request, exc: botlib.BotError) -> JSONResponse:
+        return unprocessable((exc.field,), str(exc))
+
+    @application.exception_handler(ValueError)
+    async def _value_error(_: Request, exc: ValueError) -> JSONResponse:
+        # safety net: a library ValueError not mapped to a field is still the client's input
+        return unprocessable((), str(exc))
+
+    @application.exception_handler(JobTimeout)
+    async def _timeout(_: Request, exc: JobTimeout) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=503)
+
+    v1.register(application, svc)
+    botapi.register(application, svc)
+    return application
+
+
+app = create_app()

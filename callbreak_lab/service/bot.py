@@ -1,0 +1,255 @@
+"""The tournament bot's reasoning: what a request tells, what it implies, and a cheap card.
+
+Seats. The protocol numbers players by their index in ``playerIds`` (seat order, play passes from
+index ``i`` to ``i + 1``). The library numbers seats so that seat 0 leads trick 1. So with ``L`` the
+protocol index that led the first trick (``history[0][0]``; before any trick is complete, the
+current trick's leader ``(me - len(played)) mod 4``) the library seat of protocol index ``p`` is
+``(p - L) mod 4``: a pure rotation, which keeps the order of play.
+
+What the table tells (every inference is sound under the ``online`` preset: ``must_beat`` and
+``void_rule = win_only``, no first-trick ban). For each card ``c`` a seat played to a trick whose
+cards before it were ``T`` (led suit ``s``):
+
+* ``c`` not of suit ``s``: the seat holds no card of ``s`` (it would have had to follow).
+* ``c`` of suit ``s``, the trick not trumped (no spade in ``T`` unless spades were led) and ``c``
+  below the highest card of ``s`` in ``T``: the seat holds no card of ``s`` above that card
+  (``must_beat`` would have forced one).
+* void in ``s`` (so ``c`` is off-suit), and ``c`` is not a spade winning the trick now: the seat
+  holds no spade that would win now (``win_only`` forces a winning spade when one is held) -- with
+  no spade in ``T`` it holds no spade at all, otherwise no spade above the highest spade of ``T``.
+
+Each is a set of cards the seat cannot hold *then*, so neither now (hands only shrink). Together
+they are exactly the conditions for every observed card to have been legal, so every layout that
+respects them replays without an illegal card. Layouts are dealt by ``simulate.deal_around`` (cards
+seen played placed at their seats, voids as voids) and the remaining "no card above" limits are
+imposed by rejection (see ``jobs.bot_play``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak_lab import bhoos
+from callbreak_lab.cards import SUIT_MASKS, Card, Hand
+from callbreak_lab.rules import PRESETS, Ruleset
+
+__all__ = [
+    "BOT_RULES",
+    "BotError",
+    "BotState",
+    "bot_seat_for_bid",
+    "cheap_card",
+    "read_play",
+]
+
+BOT_RULES: Ruleset = PRESETS["online"]
+SPADES = 3
+
+
+class BotError(ValueError):
+    """A bot request that does not describe a possible game state; ``field`` names the part."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass
+class BotState:
+    """A ``/play`` request in library terms (library seats: seat 0 led trick 1)."""
+
+    seat: int  # our library seat
+    me: int  # our protocol index
+    first_leader: int  # protocol index that led trick 1
+    hand: int  # our current hand (mask)
+    record: list[Card]  # every card played so far, in order (history, then the current trick)
+    trick: list[Card]  # the current trick's cards
+    leader: int  # library seat leading the current trick
+    played_by: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # masks per library seat
+    voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    excluded: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards a seat cannot hold
+    tokens: dict[int, str] = field(default_factory=dict)  # card -> its text in ``cards``
+
+    @property
+    def first_trick(self) -> bool:
+        """True while the deal's first trick is being played."""
+        return len(self.record) < 4
+
+    def legal_mask(self) -> int:
+        """Our legal cards under the online preset."""
+        return BOT_RULES.legal_mask(self.hand, self.trick, self.first_trick)
+
+    def token(self, card: int) -> str:
+        """The card in the request's own notation (as written in ``cards``)."""
+        return self.tokens[card]
+
+    def to_job(self) -> dict[str, Any]:
+        """Plain data for a worker process."""
+        return {
+            "seat": self.seat,
+            "hand": self.hand,
+            "record": [int(c) for c in self.record],
+            "played_by": list(self.played_by),
+            "voids": [sorted(v) for v in self.voids],
+            "excluded": list(self.excluded),
+        }
+
+
+_FIELDS = ("cards", "played", "history", "playerIds", "playerId")
+
+
+def _field_of(message: str) -> str:
+    """The request field a bhoos error message is about (it starts with the field's name)."""
+    head = message.lower()
+    for name in _FIELDS:
+        if head.startswith(name.lower()):
+            return name
+    return "history" if "history" in head else "body"
+
+
+def _higher_in_suit(card: int) -> int:
+    """Mask of the cards of ``card``'s suit ranked above it."""
+    return SUIT_MASKS[card // 13] & ~((2 << card) - 1)
+
+
+def _infer(state: BotState, trick: Sequence[Card], seat: int, card: Card) -> None:
+    """Record what ``seat`` playing ``card`` to ``trick`` (cards before it) reveals."""
+    if not trick:
+        return
+    led = trick[0] // 13
+    spades = [c for c in trick if c // 13 == SPADES]
+    top_spade = max(spades) if spades else -1
+    if card // 13 == led:
+        trumped = led != SPADES and top_spade >= 0
+        top_led = max(c for c in trick if c // 13 == led)
+        if not trumped and card < top_led:
+            state.excluded[seat] |= _higher_in_suit(top_led)
+        return
+    state.voids[seat].add(led)
+    state.excluded[seat] |= SUIT_MASKS[led]
+    wins_now = card // 13 == SPADES and card > top_spade
+    if not wins_now:
+        if top_spade < 0:
+            state.voids[seat].add(SPADES)
+            state.excluded[seat] |= SUIT_MASKS[SPADES]
+        else:
+            state.excluded[seat] |= _higher_in_suit(top_spade)
+
+
+def _add_trick(state: BotState, trick: Sequence[Card], leader: int) -> None:
+    for i, c in enumerate(trick):
+        seat = (leader + i) % 4
+        _infer(state, trick[:i], seat, c)
+        state.played_by[seat] |= 1 << c
+        state.record.append(c)
+
+
+def read_play(body: dict[str, Any]) -> BotState:
+    """Turn a ``/play`` body into a :class:`BotState` (the protocol conversion is
+    ``callbreak_lab.bhoos``); BotError naming the field when the cards do not add up."""
+    cards = body.get("cards") or []
+    if not cards:
+        raise BotError("cards", "cards is empty: there is nothing to play")
+    parsed = []
+    for i, text in enumerate(cards):
+        try:
+            parsed.append(bhoos.parse_bhoos_card(text))
+        except ValueError as e:
+            raise BotError("cards", f"cards[{i}]: {e}") from None
+    if len(set(parsed)) != len(parsed):
+        raise BotError("cards", "cards: a card appears twice")
+    request = dict(body)
+    if request.get("playerId") is None and request.get("id") is not None:
+        request["playerId"] = request["id"]
+    if request.get("playerIds") is None:
+        if request.get("history"):
+            raise BotError("playerIds", "playerIds and playerId (or id) are needed with history")
+        request.pop("playerIds", None)
+        request["playerId"] = "0"  # only relative seats matter before a trick is complete
+    try:
+        game = bhoos.convert_request(request)
+        hand = game.original_hand()
+        if hand is None or game.me is None:
+            raise BotError("playerId", "the request does not say which player we are")
+        if len(hand) != 13:
+            raise BotError(
+                "cards",
+                f"after {len(game.tricks)} finished trick(s) the hand must hold "
+                f"{13 - len(game.tricks)} cards, got {len(game.hand or ())}",
+            )
+        game.check_own_plays(BOT_RULES)
+    except BotError:
+        raise
+    except ValueError as e:  # BhoosError and the card/hand errors it lets through
+        raise BotError(_field_of(str(e)), str(e)) from None
+    tokens = dict(zip(parsed, cards, strict=True))
+    current = game.hand.mask if game.hand is not None else 0
+    seat = game.seat_of(game.me)
+    leader = game.seat_of(game.tricks[-1].winner) if game.tricks else 0
+    state = BotState(seat, game.me, game.first_start, current, [], [], leader)
+    state.tokens = {int(c): t for c, t in tokens.items()}
+    for t in game.tricks:
+        _add_trick(state, t.cards, game.seat_of(t.start))
+    _add_trick(state, game.played, leader)
+    state.trick = list(game.played)
+    return state
+
+
+def cheap_card(state: BotState) -> Card:
+    """A legal card without search: win the trick as cheaply as possible when a legal card
+    wins it now, otherwise discard the lowest card (non-spades first). Leading: the highest
+    card of a side suit when it is the best card left in that suit, else the lowest card of the
+    longest side suit."""
+    legal = Hand(state.legal_mask())
+    trick = state.trick
+    if not trick:
+        gone = 0
+        for c in state.record:
+            gone |= 1 << c
+        for c in sorted(legal, key=lambda c: -c.rank):
+            if c.suit == SPADES:
+                continue
+            above = _higher_in_suit(c) & ~gone & ~state.hand
+            if not above:
+                return c
+        side = [s for s in range(3) if legal.suit_count(s)]
+        if side:
+            longest = max(side, key=lambda s: (legal.suit_count(s), -s))
+            return legal.suit(longest).lowest()
+        return legal.lowest()
+    winners = [c for c in legal if _beats_trick(c, trick)]
+    if winners:
+        return min(winners, key=lambda c: (c.suit == SPADES, c.rank))
+    return min(legal, key=lambda c: (c.suit == SPADES, c.rank, c.suit))
+
+
+def _beats_trick(card: int, trick: Sequence[int]) -> bool:
+    led = trick[0] // 13
+    best = trick[0]
+    for c in trick[1:]:
+        if (c >= 39 and c > best) or (best < 39 and c // 13 == led and c > best):
+            best = c
+    return (card >= 39 and card > best) or (best < 39 and card // 13 == led and card > best)
+
+
+def bot_seat_for_bid(body: dict[str, Any]) -> int:
+    """Our bidding seat (0 = first to bid): the number of other players who have already bid
+    (``context.players[*].bid > 0``; online calls are at least 1, so 0 means "not yet").
+    Without a context, seat 0."""
+    ctx = body.get("context")
+    if not isinstance(ctx, dict):
+        return 0
+    players = ctx.get("players")
+    if not isinstance(players, dict):
+        return 0
+    me = body.get("playerId") or body.get("id")
+    n = 0
+    for pid, info in players.items():
+        if pid == me or not isinstance(info, dict):
+            continue
+        bid = info.get("bid")
+        if isinstance(bid, int | float) and not isinstance(bid, bool) and bid > 0:
+            n += 1
+    return min(n, 3)

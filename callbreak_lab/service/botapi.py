@@ -1,0 +1,100 @@
+"""The Bhoos tournament bot endpoints: ``GET /hi``, ``POST /bid``, ``POST /play``.
+
+``/play`` answers within the request's ``timeBudget`` (ms, default 1000): it computes a cheap
+legal card first, then lets a worker process sample layouts consistent with the table and solve
+them double-dummy for a part of the remaining budget (``Settings.bot_budget_fraction`` of it,
+after ``Settings.bot_margin_ms`` kept back). If the search is late (the worker is killed at the
+hard deadline), every worker is busy, or anything goes wrong in it, the cheap card is answered.
+The answer is always a card of ``cards`` that is legal under the ``online`` preset, written
+exactly as the request wrote it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import FastAPI, Response
+
+from callbreak_lab import bhoos, calls
+from callbreak_lab.cards import Hand
+from callbreak_lab.service import schemas as s
+from callbreak_lab.service.bot import BOT_RULES, BotError, bot_seat_for_bid, cheap_card, read_play
+from callbreak_lab.service.common import ERRORS, Service
+from callbreak_lab.service.pool import JobError, JobTimeout
+
+__all__ = ["BID_RULES", "register"]
+
+#: the protocol's calls are 1..8: the best call of the online preset within that range
+BID_RULES = BOT_RULES.replace(max_call=8)
+_MIN_SEARCH = 0.03  # seconds: below this much remaining time, do not start a search
+
+
+def _hand_of(cards: list[str]) -> Hand:
+    try:
+        parsed = [bhoos.parse_bhoos_card(c) for c in cards]
+    except bhoos.BhoosError as e:
+        raise BotError("cards", f"cards: {e}") from None
+    hand = Hand.from_cards(parsed)
+    if len(hand) != len(parsed):
+        raise BotError("cards", "cards: a card appears twice")
+    return hand
+
+
+def _seed(base: int, hand: int, record: list[Any]) -> int:
+    mix = hand % 1_000_003
+    for i, c in enumerate(record):
+        mix = (mix * 53 + int(c) + i) % 2_147_483_647
+    return (base + mix) % 2_147_483_647
+
+
+def register(app: FastAPI, svc: Service) -> None:
+    """Add the bot routes to ``app``."""
+
+    @app.get("/hi", response_model=s.HelloResponse, tags=["bot"])
+    async def hi() -> s.HelloResponse:
+        """Readiness probe."""
+        return s.HelloResponse(value="hello")
+
+    @app.post("/bid", response_model=s.BidResponse, responses=ERRORS, tags=["bot"])
+    async def bid(req: s.BidRequest, response: Response) -> s.BidResponse:
+        """Our call: the best expected-score call of the online preset within 1..8, from the
+        bid model (or the stated fallback when no model is shipped; see ``/healthz``)."""
+        hand = _hand_of(req.cards)
+        if len(hand) != 13:
+            raise BotError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
+        seat = bot_seat_for_bid(req.model_dump())
+        forecast = svc.bidder.forecast(hand, seat, BOT_RULES)
+        call = calls.best_call(forecast.dist, BID_RULES).call
+        response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}"
+        return s.BidResponse(value=max(1, min(8, int(call))))
+
+    @app.post("/play", response_model=s.PlayResponse, responses=ERRORS, tags=["bot"])
+    async def play(req: s.PlayRequest, response: Response) -> s.PlayResponse:
+        """Our card: the best average double-dummy value over layouts consistent with the play
+        so far, within ``timeBudget``; a cheap legal card when time runs short."""
+        t0 = time.monotonic()
+        cfg = svc.settings
+        budget_ms = cfg.default_time_budget_ms if req.timeBudget is None else req.timeBudget
+        state = read_play(req.model_dump())
+        legal = state.legal_mask()
+        card = int(cheap_card(state))
+        how = "forced" if legal.bit_count() == 1 else "heuristic"
+        remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
+        if how == "heuristic" and remaining > _MIN_SEARCH:
+            job = {
+                "state": state.to_job(),
+                "budget": remaining * cfg.bot_budget_fraction,
+                "seed": _seed(cfg.seed, state.hand, state.record),
+            }
+            try:
+                result = await svc.pool.run("bot_play", job, remaining)
+            except (JobTimeout, JobError) as e:
+                how = f"heuristic ({type(e).__name__})"
+            else:
+                found = result.get("card")
+                if found is not None and legal >> found & 1:
+                    card = int(found)
+                    how = f"search ({result['layouts']} layouts)"
+        response.headers["x-callbreak-choice"] = how
+        return s.PlayResponse(value=state.token(card))

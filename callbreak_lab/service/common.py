@@ -1,0 +1,215 @@
+"""Shared pieces of the service: error type, input parsing with field names, per-app state."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from fastapi.responses import JSONResponse
+
+from callbreak_lab import calls
+from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.game import Position
+from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.service import schemas as s
+from callbreak_lab.service.bidder import Bidder
+from callbreak_lab.service.limits import Settings
+from callbreak_lab.service.pool import JobError, WorkerPool
+
+__all__ = [
+    "ERRORS",
+    "FieldError",
+    "Service",
+    "evaluate_hand",
+    "parse_calls",
+    "parse_hand13",
+    "parse_position",
+    "parse_rules",
+    "position_info",
+    "rules_catalogue",
+]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    413: {"model": s.Problem, "description": "request body too large"},
+    503: {"model": s.Problem, "description": "the time bound was hit (or the server is busy)"},
+}
+
+
+class FieldError(ValueError):
+    """Bad input in one request field: answered with a 422 naming the field."""
+
+    def __init__(self, field: str | tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc = (field,) if isinstance(field, str) else tuple(field)
+
+
+def unprocessable(loc: tuple[str | int, ...], message: str) -> JSONResponse:
+    detail = [{"loc": ["body", *loc], "msg": message, "type": "value_error"}]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
+# --- parsing helpers (library ValueErrors -> FieldError with the field name) ----------------------
+
+
+def parse_rules(spec: s.RulesSpec, field: str = "rules") -> Ruleset:
+    """A ruleset from a preset name or a switches object."""
+    try:
+        if isinstance(spec, str):
+            return Ruleset.preset(spec)
+        return Ruleset.from_dict(spec.model_dump(exclude_none=True))
+    except ValueError as e:
+        raise FieldError(field, str(e)) from None
+
+
+def parse_hand13(text: str) -> Hand:
+    """A full 13-card hand."""
+    try:
+        hand = Hand.parse(text)
+    except ValueError as e:
+        raise FieldError("hand", str(e)) from None
+    if len(hand) != 13:
+        raise FieldError("hand", f"a hand has 13 cards, got {len(hand)}")
+    return hand
+
+
+def parse_position(deal: str, plays: str, rules: Ruleset) -> Position:
+    """The position after ``plays`` from the start of ``deal``."""
+    try:
+        d = Deal.parse(deal)
+    except ValueError as e:
+        raise FieldError("deal", str(e)) from None
+    try:
+        return Position.replay(d, plays, rules)
+    except ValueError as e:
+        raise FieldError("plays", str(e)) from None
+
+
+def parse_calls(value: str | list[int] | None, rules: Ruleset) -> Any:
+    """Four calls in the ruleset's range, or None."""
+    if value is None:
+        return None
+    from callbreak_lab import lines
+
+    try:
+        return lines.parse_calls(value, rules)
+    except ValueError as e:
+        raise FieldError("calls", str(e)) from None
+
+
+def position_info(pos: Position) -> s.PositionInfo:
+    """Summary of a position for responses."""
+    return s.PositionInfo(
+        record=pos.record(),
+        to_move=pos.to_move,
+        leader=pos.leader,
+        trick=[str(c) for c in pos.trick],
+        tricks_won=list(pos.tricks_won),
+        tricks_left=13 - pos.trick_index,
+        legal=[str(c) for c in pos.legal_cards()],
+    )
+
+
+def _floats(a: Any) -> list[float]:
+    return [float(x) for x in np.asarray(a, dtype=np.float64)]
+
+
+def model_cards() -> dict[str, Any]:
+    """Model card summary per profile, or "absent"."""
+    try:
+        from callbreak_lab import model
+    except Exception as e:  # the model module itself cannot load (e.g. scikit-learn missing)
+        return {"error": f"{type(e).__name__}: {e}"}
+    out: dict[str, Any] = {}
+    for profile in model.PROFILES:
+        try:
+            card = model.read_card(profile)
+        except Exception:
+            out[profile] = "absent"
+            continue
+        out[profile] = {
+            k: card.get(k)
+            for k in ("model_file", "model_sha256", "sklearn", "training_size", "dataset_hash")
+        }
+    return out
+
+
+# --- the app ----------------------------------------------------------------------------------
+
+
+class Service:
+    """Per-app state: settings, the worker pool, the bidder."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pool = WorkerPool(settings.workers)
+        self.bidder = Bidder()
+
+    async def run(self, job: str, kwargs: dict[str, Any], timeout: float | None = None) -> Any:
+        """A solver job under the solve time bound; JobError(value_error) becomes a 422."""
+        bound = self.settings.solve_timeout if timeout is None else timeout
+        try:
+            return await self.pool.run(job, kwargs, bound)
+        except JobError as e:
+            if e.value_error:
+                raise FieldError("body", str(e)) from None
+            raise
+
+
+def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, dict[str, Any]]:
+    """The in-process part of ``/v1/evaluate`` (no solver): forecast and call table."""
+    hand = parse_hand13(req.hand)
+    rules = parse_rules(req.rules)
+    fc = svc.bidder.forecast(hand, req.seat, rules)
+    advice = calls.best_call(fc.dist, rules)
+    rows = [
+        s.CallRow(
+            call=int(c),
+            expected_tenths=float(e),
+            expected_points=float(e) / 10,
+            make_probability=float(p),
+        )
+        for c, e, p in zip(advice.calls, advice.expected, advice.make_prob, strict=True)
+    ]
+    body = {
+        "hand": str(hand),
+        "seat": req.seat,
+        "rules": rules.name,
+        "source": fc.source,
+        "call": int(advice.call),
+        "expected_tenths": advice.expected_score,
+        "make_probability": advice.make_probability,
+        "distribution": _floats(fc.dist),
+        "floor_distribution": None if fc.floor is None else _floats(fc.floor),
+        "calls": rows,
+    }
+    return hand, rules, body
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """The presets and the switches they set."""
+    return {
+        "presets": {name: r.to_dict() for name, r in PRESETS.items()},
+        "switches": {
+            "direction": ["clockwise", "anticlockwise"],
+            "min_call": "1..13",
+            "max_call": "1..13",
+            "must_beat": "bool",
+            "void_rule": ["strict", "win_only"],
+            "first_trick_spade_ban": "bool",
+            "scoring": ["tenths", "exact_or_one", "exact_or_one_bonus", "flat"],
+            "match_deals": "positive int or null",
+            "target_score": "positive int (tenths) or null",
+        },
+        "variations": "preset+tag, e.g. pagat+must_beat, modern+exact_or_one+min_call=2",
+    }
+
+
+def now_ms(t0: float) -> float:
+    """Milliseconds since ``t0`` (a ``time.perf_counter`` value)."""
+    return (time.perf_counter() - t0) * 1000
+
+
+def card_text(c: int) -> str:
+    """Canonical text of a card."""
+    return str(Card(c))

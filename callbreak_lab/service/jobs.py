@@ -1,0 +1,193 @@
+"""Solver work, run inside the worker processes of :mod:`callbreak_lab.service.pool`.
+
+Every function takes and returns plain data (ints, strings, lists, dicts) so that it crosses the
+process boundary cheaply. Inputs were validated by the request handlers already; a ValueError
+raised here still becomes a 422.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.game import IllegalPlayError, Position
+from callbreak_lab.rules import Ruleset
+
+__all__ = [
+    "analyse",
+    "bot_play",
+    "line",
+    "monte_carlo",
+    "ping",
+    "solve",
+    "warm_up",
+]
+
+_WARM_DEAL = "AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"
+
+
+def _rules(data: dict[str, Any]) -> Ruleset:
+    return Ruleset.from_dict(data)
+
+
+def _position(deal: str, plays: str, rules: Ruleset) -> Position:
+    return Position.replay(Deal.parse(deal), plays, rules)
+
+
+def warm_up() -> None:
+    """Load (or compile) the solver's kernels on a small ending, so the first job is fast."""
+    from callbreak_lab import solver
+
+    rules = Ruleset.preset("online")
+    deal = Deal.parse(_WARM_DEAL)
+    pos = Position(deal, rules)
+    while len(pos.history) < 40:
+        pos.play(pos.legal_cards().lowest())
+    solver.card_values(pos, pos.to_move, rules)
+    solver.dd_table(pos, rules)
+    solver.playout(pos, rules)
+
+
+def ping(delay: float = 0.0) -> str:
+    """A job that sleeps ``delay`` seconds (tests of the time bound)."""
+    time.sleep(delay)
+    return "pong"
+
+
+def solve(
+    deal: str, plays: str, rules: dict[str, Any], playout: bool, card_values: bool
+) -> dict[str, Any]:
+    """Double-dummy table (and optionally the play-out and the mover's card values)."""
+    from callbreak_lab import solver
+
+    r = _rules(rules)
+    pos = _position(deal, plays, r)
+    out: dict[str, Any] = {"dd_table": [int(v) for v in solver.dd_table(pos, r)]}
+    if playout:
+        result = solver.playout(pos, r)
+        cards = [str(Card.parse(c)) for c in result.cards]
+        out["playout"] = {"cards": cards, "tricks": [int(t) for t in result.tricks]}
+    if card_values and not pos.is_over:
+        values = solver.card_values(pos, pos.to_move, r)
+        out["card_values"] = {str(Card.parse(c)): int(v) for c, v in values.items()}
+    return out
+
+
+def line(
+    deal: str, plays: str, rules: dict[str, Any], seat: int, calls: Any, playout: bool
+) -> dict[str, Any]:
+    """``lines.play_line`` (or ``lines.playout_line``) from the position, as a dict."""
+    from callbreak_lab import lines
+
+    r = _rules(rules)
+    pos = _position(deal, plays, r)
+    if playout:
+        return lines.playout_line(pos, r, calls).to_dict()
+    return lines.play_line(pos, seat, r, calls).to_dict()
+
+
+def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[str, Any]:
+    """``lines.analyse_play`` review of the cards played, as a dict."""
+    from callbreak_lab import lines
+
+    return lines.analyse_play(deal, plays, _rules(rules), calls).to_dict()
+
+
+def monte_carlo(hand: int, seat: int, rules: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
+    """``simulate.monte_carlo`` for one hand: play-out and floor distributions, best call."""
+    from callbreak_lab import calls, simulate
+
+    r = _rules(rules)
+    t0 = time.perf_counter()
+    result = simulate.monte_carlo(Hand(hand), seat, n, r, seed=seed)
+    dist = np.asarray(result.distribution, dtype=np.float64)
+    floor = np.asarray(result.floor_distribution, dtype=np.float64)
+    advice = calls.best_call(dist, r)
+    return {
+        "samples": int(n),
+        "call": int(advice.call),
+        "distribution": [float(p) for p in dist],
+        "floor_distribution": [float(p) for p in floor],
+        "mean_tricks": float(np.dot(dist, np.arange(14))),
+        "mean_floor": float(np.dot(floor, np.arange(14))),
+        "elapsed_ms": (time.perf_counter() - t0) * 1000,
+    }
+
+
+# --- the tournament bot -----------------------------------------------------------------------
+
+
+def _layouts(state: dict[str, Any], n: int, seed: int) -> np.ndarray:
+    """Up to ``n`` layouts consistent with everything seen: ``deal_around`` places the cards
+    seen played and honours the voids; rejection removes layouts giving a seat a card it was
+    shown not to hold ("no card above ..."). Returns an (m, 4) array of masks, m <= n."""
+    from callbreak_lab import simulate
+
+    seat = state["seat"]
+    played_by = state["played_by"]
+    own = state["hand"] | played_by[seat]
+    known = {s: Hand(played_by[s]) for s in range(4) if s != seat and played_by[s]}
+    voids = {s: state["voids"][s] for s in range(4) if s != seat and state["voids"][s]}
+    limits = np.array(
+        [0 if s == seat else state["excluded"][s] & ~played_by[s] for s in range(4)],
+        dtype=np.uint64,
+    )
+    rng = np.random.default_rng(seed)
+    kept: list[np.ndarray] = []
+    total = 0
+    for _ in range(6):
+        masks = simulate.deal_around(Hand(own), seat, max(4 * n, 16), rng, known=known, voids=voids)
+        ok = np.all((masks & limits[None, :]) == 0, axis=1)
+        kept.append(masks[ok])
+        total += int(ok.sum())
+        if total >= n:
+            break
+    return np.concatenate(kept)[:n]
+
+
+def bot_play(
+    state: dict[str, Any], budget: float, seed: int, max_layouts: int = 200
+) -> dict[str, Any]:
+    """Choose our card: solve sampled layouts double-dummy and take the card with the best
+    average value for our seat (``solver.card_values``), stopping when ``budget`` seconds are
+    used. Ties go to the lowest card (lowest rank, then clubs < diamonds < hearts < spades)."""
+    from callbreak_lab import solver
+
+    t0 = time.perf_counter()
+    deadline = t0 + budget
+    rules = Ruleset.preset("online")
+    seat = state["seat"]
+    record = [Card(c) for c in state["record"]]
+    layouts = _layouts(state, max_layouts, seed)
+    totals: dict[int, float] = {}
+    solved = 0
+    per_solve = 0.0
+    for row in layouts:
+        now = time.perf_counter()
+        if now + per_solve > deadline:
+            break
+        deal = Deal._trusted([int(m) for m in row])
+        try:
+            pos = Position.replay(deal, record, rules)
+        except IllegalPlayError:
+            continue
+        values = solver.card_values(pos, seat, rules)
+        for c, v in values.items():
+            totals[int(c)] = totals.get(int(c), 0.0) + float(v)
+        solved += 1
+        per_solve = max(per_solve, time.perf_counter() - now)
+    if not solved:
+        return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {}}
+    best = max(totals.values())
+    choices = [c for c, v in totals.items() if v >= best - 1e-9]
+    card = min(choices, key=lambda c: (c % 13) * 4 + c // 13)
+    return {
+        "card": card,
+        "layouts": solved,
+        "sampled": len(layouts),
+        "averages": {str(Card(c)): v / solved for c, v in totals.items()},
+        "elapsed_ms": (time.perf_counter() - t0) * 1000,
+    }

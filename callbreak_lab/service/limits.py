@@ -1,0 +1,119 @@
+"""Service settings (time bounds, body cap, pool size) and the request-body size limit.
+
+Every number that bounds what one request may cost lives in :class:`Settings`, so tests can make
+the bounds tiny and an operator can loosen them, without touching the handlers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["BodyLimitMiddleware", "Settings"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _default_workers() -> int:
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Bounds of the service. Times are in seconds unless the name says ms."""
+
+    #: hard deadline of one solver job (``/v1/solve``, ``/v1/line``, ``/v1/analyse``, Monte Carlo);
+    #: the worker process running it is killed when it is hit and the request gets a 503
+    solve_timeout: float = 10.0
+    #: largest accepted request body in bytes (413 above)
+    max_body_bytes: int = 64 * 1024
+    #: time budget of a bot request that does not send ``timeBudget`` (the protocol's default)
+    default_time_budget_ms: int = 1000
+    #: part of the bot's time budget kept back for parsing, transport and the reply
+    bot_margin_ms: int = 150
+    #: the bot never plans to use more than this fraction of the remaining budget for search
+    bot_budget_fraction: float = 0.6
+    #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above)
+    max_monte_carlo: int = 500
+    #: number of solver worker processes
+    workers: int = field(default_factory=_default_workers)
+    #: how long start-up waits for the workers to be warm before serving anyway
+    warmup_timeout: float = 120.0
+    #: seed of the bot's layout sampling (decisions are reproducible for a given request)
+    seed: int = 20240607
+
+
+def _reject(size_text: str, limit: int) -> tuple[int, bytes]:
+    body = json.dumps(
+        {"detail": f"request body is {size_text}; the limit is {limit} bytes", "limit": limit}
+    ).encode()
+    return 413, body
+
+
+class BodyLimitMiddleware:
+    """Reject request bodies above ``limit`` bytes with a 413 and a reason.
+
+    A declared ``Content-Length`` over the cap is refused before reading; otherwise the body is
+    read (chunked bodies included) and counted, and refused once it passes the cap.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for key, value in scope.get("headers", []):
+            if key == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = None
+        if declared is not None and declared > self.limit:
+            await self._send_413(send, f"{declared} bytes")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._send_413(send, f"over {self.limit} bytes")
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _send_413(self, send: Send, size_text: str) -> None:
+        status, body = _reject(size_text, self.limit)
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,240 @@
+"""Solver worker processes with a hard per-job deadline.
+
+Why processes and not threads: the solver is numba code that holds the GIL while it searches, and
+a thread cannot be stopped from outside. A runaway solve in a thread would keep its thread (and,
+holding the GIL, slow down every other request) until it finished on its own. A worker *process*
+can be killed the moment its deadline passes; the pool then starts a fresh one in its place, so no
+request can tie up the server for longer than its bound.
+
+The pool is driven from the event loop without blocking it: a job is sent down a pipe and the
+answer is awaited through ``loop.add_reader`` on the pipe's file descriptor. Workers are started
+with the ``spawn`` method (never ``fork`` from a threaded server), import and warm the solver, then
+report ready; only ready workers take jobs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import multiprocessing as mp
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+__all__ = ["JobError", "JobTimeout", "PoolBusy", "WorkerPool"]
+
+
+class JobTimeout(Exception):
+    """A job passed its deadline; its worker was killed and replaced."""
+
+
+class PoolBusy(JobTimeout):
+    """No worker became free before the job's deadline."""
+
+
+class JobError(Exception):
+    """A job raised inside its worker. ``value_error`` tells a ValueError (bad input) apart."""
+
+    def __init__(self, message: str, value_error: bool) -> None:
+        super().__init__(message)
+        self.value_error = value_error
+
+
+def _worker_main(conn: Connection) -> None:
+    """Worker process: import and warm the jobs, then run jobs until the pipe closes."""
+    from callbreak_lab.service import jobs
+
+    with contextlib.suppress(Exception):
+        jobs.warm_up()
+    conn.send(("ready", None))
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        name, kwargs = msg
+        try:
+            reply: tuple[str, Any] = ("ok", getattr(jobs, name)(**kwargs))
+        except ValueError as e:
+            reply = ("value_error", str(e))
+        except Exception as e:  # reported to the parent, which answers 500 for it
+            reply = ("error", f"{type(e).__name__}: {e}")
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        parent, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        self.proc.start()
+        child.close()
+        self.conn: Connection = parent
+        self.jobs = 0
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.proc.kill()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+async def _recv(conn: Connection, timeout: float | None) -> tuple[bool, Any]:
+    """Wait for one message on ``conn`` without blocking the loop: (arrived, message)."""
+    loop = asyncio.get_running_loop()
+    fut: asyncio.Future[None] = loop.create_future()
+    fd = conn.fileno()
+
+    def ready() -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    loop.add_reader(fd, ready)
+    try:
+        done, _ = await asyncio.wait({fut}, timeout=timeout)
+    finally:
+        loop.remove_reader(fd)
+    if not done:
+        return False, None
+    return True, conn.recv()
+
+
+class WorkerPool:
+    """``size`` solver worker processes; ``await run(job, kwargs, timeout)`` runs one job."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, int(size))
+        self._ctx = mp.get_context("spawn")
+        self._idle: collections.deque[_Worker] = collections.deque()
+        self._waiters: collections.deque[asyncio.Future[_Worker]] = collections.deque()
+        self._all: set[_Worker] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.killed = 0
+        self.completed = 0
+
+    # --- life cycle ---------------------------------------------------------------------------
+    async def start(self, warmup_timeout: float) -> None:
+        """Start the workers and wait (at most ``warmup_timeout``) until they are ready."""
+        for _ in range(self.size):
+            self._spawn()
+        deadline = time.monotonic() + warmup_timeout
+        while len(self._idle) < self.size and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
+    def _spawn(self) -> None:
+        if self._closed:
+            return
+        worker = _Worker(self._ctx)
+        self._all.add(worker)
+        task = asyncio.get_running_loop().create_task(self._await_ready(worker))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _await_ready(self, worker: _Worker) -> None:
+        try:
+            arrived, msg = await _recv(worker.conn, None)
+        except (EOFError, OSError):
+            arrived, msg = False, None
+        if arrived and msg == ("ready", None) and not self._closed:
+            self._release(worker)
+        else:
+            self._discard(worker)
+
+    def _discard(self, worker: _Worker) -> None:
+        worker.kill()
+        self._all.discard(worker)
+        with contextlib.suppress(Exception):
+            worker.proc.join(timeout=0)
+
+    async def close(self) -> None:
+        """Stop every worker."""
+        self._closed = True
+        for task in list(self._tasks):
+            task.cancel()
+        for worker in list(self._all):
+            with contextlib.suppress(Exception):
+                worker.conn.send(None)
+            worker.kill()
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(worker.proc.join, 2)
+        self._all.clear()
+        self._idle.clear()
+
+    @property
+    def ready(self) -> int:
+        """Workers idle right now."""
+        return len(self._idle)
+
+    @property
+    def alive(self) -> int:
+        """Workers started and not killed (busy, idle or warming up)."""
+        return len(self._all)
+
+    # --- scheduling ---------------------------------------------------------------------------
+    def _release(self, worker: _Worker) -> None:
+        while self._waiters:
+            fut = self._waiters.popleft()
+            if not fut.done():
+                fut.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    async def _acquire(self, timeout: float) -> _Worker | None:
+        if self._idle:
+            return self._idle.popleft()
+        fut: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiters.append(fut)
+        try:
+            await asyncio.wait({fut}, timeout=max(0.0, timeout))
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self._release(fut.result())
+            fut.cancel()
+            raise
+        if fut.done():
+            return fut.result()
+        fut.cancel()
+        return None
+
+    async def run(self, job: str, kwargs: dict[str, Any], timeout: float) -> Any:
+        """Run ``jobs.<job>(**kwargs)`` in a worker within ``timeout`` seconds (queueing
+        included). Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError."""
+        if self._closed:
+            raise PoolBusy("the solver pool is shut down")
+        deadline = time.monotonic() + timeout
+        worker = await self._acquire(timeout)
+        if worker is None:
+            raise PoolBusy(
+                f"all {self.size} solver workers stayed busy for the whole time bound "
+                f"({timeout:.3g} s); try again later"
+            )
+        finished = False
+        try:
+            worker.conn.send((job, kwargs))
+            arrived, msg = await _recv(worker.conn, max(0.0, deadline - time.monotonic()))
+            finished = arrived
+        except (EOFError, OSError, BrokenPipeError) as e:
+            raise JobError(f"solver worker died: {e}", value_error=False) from None
+        finally:
+            if finished:
+                worker.jobs += 1
+                self.completed += 1
+                self._release(worker)
+            else:
+                self.killed += 1
+                self._discard(worker)
+                self._spawn()
+        if not arrived:
+            raise JobTimeout(
+                f"the computation passed its time bound of {timeout:.3g} s and was stopped"
+            )
+        status, value = msg
+        if status == "ok":
+            return value
+        raise JobError(str(value), value_error=status == "value_error")

@@ -1,0 +1,257 @@
+"""Request and response bodies of the service (pydantic 2), with the OpenAPI text they carry."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "MAX_MONTE_CARLO",
+    "AnalyseRequest",
+    "BidRequest",
+    "BidResponse",
+    "CallRow",
+    "EvaluateRequest",
+    "EvaluateResponse",
+    "Health",
+    "HelloResponse",
+    "LineRequest",
+    "MonteCarloCheck",
+    "PlayRequest",
+    "PlayResponse",
+    "PositionInfo",
+    "Problem",
+    "RulesObject",
+    "RulesSpec",
+    "SolveRequest",
+    "SolveResponse",
+]
+
+#: the largest Monte Carlo sample count any configuration accepts (Settings may lower it)
+MAX_MONTE_CARLO = 500
+_TEXT = 400  # longest hand / record / deal text accepted (a full record is ~190 characters)
+
+
+class RulesObject(BaseModel):
+    """Ruleset switches. Fields left out come from the preset named by ``name`` (default
+    ``modern``); ``name`` may carry variations such as ``pagat+must_beat``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, max_length=100, examples=["pagat"])
+    direction: Literal["clockwise", "anticlockwise"] | None = None
+    min_call: int | None = Field(None, ge=1, le=13)
+    max_call: int | None = Field(None, ge=1, le=13)
+    must_beat: bool | None = None
+    void_rule: Literal["strict", "win_only"] | None = None
+    first_trick_spade_ban: bool | None = None
+    scoring: Literal["tenths", "exact_or_one", "exact_or_one_bonus", "flat"] | None = None
+    match_deals: int | None = Field(None, ge=1, le=1000)
+    target_score: int | None = Field(None, ge=1, le=100000)
+
+
+RulesSpec = str | RulesObject
+_RULES_DOC = (
+    "a preset name (modern, strict, online, home, pagat; variations like 'pagat+must_beat') "
+    "or an object of switches"
+)
+
+
+class Problem(BaseModel):
+    """An error that is not about one field (413, 503)."""
+
+    detail: str
+
+
+class PositionInfo(BaseModel):
+    """Where a deal stands after the plays."""
+
+    record: str
+    to_move: int
+    leader: int
+    trick: list[str]
+    tricks_won: list[int]
+    tricks_left: int
+    legal: list[str]
+
+
+class SolveRequest(BaseModel):
+    """A deal (and optionally the cards played so far) to solve double-dummy."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deal: str = Field(
+        max_length=_TEXT,
+        description="four hands, seats 0..3 (seat 0 leads): dotted hands separated by spaces, "
+        "or any hand notation separated by '/' or newlines",
+        examples=["AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"],
+    )
+    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    plays: str = Field("", max_length=_TEXT, description="play record: 'AS 2S 5S KS | QH ...'")
+    playout: bool = Field(False, description="also return the self-interested play-out")
+    card_values: bool = Field(False, description="also return the mover's value of each card")
+
+
+class Playout(BaseModel):
+    """The self-interested play-out from the position to the end of the deal."""
+
+    cards: list[str]
+    record: str
+    tricks: list[int]
+
+
+class SolveResponse(BaseModel):
+    """Double-dummy values from the position: ``dd_table[t]`` is the number of the remaining
+    tricks seat ``t`` can guarantee; ``totals[t]`` adds the tricks it has already won."""
+
+    deal: str
+    rules: str
+    position: PositionInfo
+    dd_table: list[int]
+    totals: list[int]
+    playout: Playout | None = None
+    card_values: dict[str, int] | None = None
+    elapsed_ms: float
+
+
+class EvaluateRequest(BaseModel):
+    """One hand to evaluate for bidding."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hand: str = Field(
+        max_length=_TEXT,
+        description="13 cards in any notation: 'AKQ2.T98.765.432', '♠AKQ2 ♥T98 ♦765 ♣432', "
+        "'AS KS QS ...'",
+        examples=["AKQ2.T98.765.432"],
+    )
+    seat: int = Field(ge=0, le=3, description="seat in the order of play: 0 bids and leads first")
+    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    monte_carlo: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_MONTE_CARLO,
+        description=f"also deal this many layouts around the hand and solve them "
+        f"(1..{MAX_MONTE_CARLO}; bounded in time)",
+    )
+
+
+class CallRow(BaseModel):
+    """One legal call: its expected score (tenths and points) and the chance it is made."""
+
+    call: int
+    expected_tenths: float
+    expected_points: float
+    make_probability: float
+
+
+class MonteCarloCheck(BaseModel):
+    """The slow reference: layouts dealt around the hand and solved."""
+
+    samples: int
+    call: int
+    distribution: list[float]
+    floor_distribution: list[float]
+    mean_tricks: float
+    mean_floor: float
+    elapsed_ms: float
+
+
+class EvaluateResponse(BaseModel):
+    """The call decision for one hand."""
+
+    hand: str
+    seat: int
+    rules: str
+    source: str = Field(description="what produced the distribution (model version or fallback)")
+    call: int
+    expected_tenths: float
+    make_probability: float
+    distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
+    floor_distribution: list[float] | None = Field(
+        description="P(guaranteed tricks = t), t = 0..13 (null when the source has none)"
+    )
+    calls: list[CallRow]
+    monte_carlo: MonteCarloCheck | None = None
+
+
+class LineRequest(BaseModel):
+    """A position and a seat to study: the annotated double-dummy line (or the play-out)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
+    seat: int = Field(0, ge=0, le=3, description="the studied seat (ignored for the play-out)")
+    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    plays: str = Field("", max_length=_TEXT, description="cards played so far (a play record)")
+    calls: str | list[int] | None = Field(
+        None, description="the four calls, e.g. '3,4,2,3' (optional)"
+    )
+    playout: bool = Field(False, description="the self-interested play-out instead")
+
+
+class AnalyseRequest(BaseModel):
+    """A deal and the cards played: each card judged against double-dummy defence."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
+    plays: str = Field(max_length=_TEXT, description="the cards played (a play record)")
+    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    calls: str | list[int] | None = Field(None, description="the four calls (optional)")
+
+
+class Health(BaseModel):
+    """Service status."""
+
+    status: str
+    version: str
+    models: dict[str, Any]
+    bid_source: str
+    workers: dict[str, int]
+
+
+# --- the tournament bot protocol ------------------------------------------------------------------
+
+_ID = Field(None, max_length=200)
+
+
+class _BotBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    playerId: str | None = _ID
+    id: str | None = _ID
+    playerIds: list[str] | None = Field(None, min_length=4, max_length=4)
+    cards: list[str] = Field(max_length=13, description="our hand, e.g. ['1S', 'TH', 'QS']")
+    context: dict[str, Any] | None = None
+    timeBudget: float | None = Field(None, description="milliseconds left to answer (default 1000)")
+
+
+class BidRequest(_BotBody):
+    """``POST /bid``: our 13 cards (and the context)."""
+
+
+class PlayRequest(_BotBody):
+    """``POST /play``: our hand, the current trick and the finished tricks."""
+
+    played: list[str] = Field(default_factory=list, max_length=3)
+    history: list[tuple[int, list[str], int]] = Field(default_factory=list, max_length=13)
+
+
+class BidResponse(BaseModel):
+    """Our call, 1..8."""
+
+    value: int
+
+
+class PlayResponse(BaseModel):
+    """Our card, in the request's notation."""
+
+    value: str
+
+
+class HelloResponse(BaseModel):
+    """Readiness probe answer."""
+
+    value: str

@@ -1,0 +1,155 @@
+"""The analysis endpoints under ``/v1`` and the service endpoints (``/healthz``)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import FastAPI
+
+from callbreak_lab import __version__
+from callbreak_lab.service import schemas as s
+from callbreak_lab.service.common import (
+    ERRORS,
+    FieldError,
+    Service,
+    evaluate_hand,
+    model_cards,
+    parse_calls,
+    parse_position,
+    parse_rules,
+    position_info,
+    rules_catalogue,
+)
+
+__all__ = ["register"]
+
+
+def register(app: FastAPI, svc: Service) -> None:
+    """Add the ``/v1`` routes and ``/healthz`` to ``app``."""
+
+    @app.get("/healthz", response_model=s.Health, tags=["service"])
+    async def healthz() -> s.Health:
+        """Status, package version, model versions ("absent" when not shipped), workers."""
+        from callbreak_lab.rules import Ruleset
+
+        return s.Health(
+            status="ok",
+            version=__version__,
+            models=model_cards(),
+            bid_source=svc.bidder.source(Ruleset.preset("online")),
+            workers={
+                "size": svc.pool.size,
+                "alive": svc.pool.alive,
+                "idle": svc.pool.ready,
+                "killed": svc.pool.killed,
+                "completed": svc.pool.completed,
+            },
+        )
+
+    @app.get("/v1/rules", tags=["analysis"])
+    async def rules() -> dict[str, Any]:
+        """The presets and their switches."""
+        return rules_catalogue()
+
+    @app.post(
+        "/v1/evaluate", response_model=s.EvaluateResponse, responses=ERRORS, tags=["analysis"]
+    )
+    async def evaluate(req: s.EvaluateRequest) -> s.EvaluateResponse:
+        """Suggested call for a hand: the trick distribution, the expected score and the chance
+        of making each call, the floor distribution; optionally a bounded Monte Carlo check."""
+        hand, rules, body = evaluate_hand(svc, req)
+        if req.monte_carlo is not None:
+            cap = svc.settings.max_monte_carlo
+            if req.monte_carlo > cap:
+                raise FieldError("monte_carlo", f"at most {cap} samples, got {req.monte_carlo}")
+            body["monte_carlo"] = await svc.run(
+                "monte_carlo",
+                {
+                    "hand": hand.mask,
+                    "seat": req.seat,
+                    "rules": rules.to_dict(),
+                    "n": req.monte_carlo,
+                    "seed": svc.settings.seed,
+                },
+            )
+        return s.EvaluateResponse(**body)
+
+    @app.post("/v1/solve", response_model=s.SolveResponse, responses=ERRORS, tags=["analysis"])
+    async def solve(req: s.SolveRequest) -> s.SolveResponse:
+        """The double-dummy table of the position after ``plays`` (and the play-out and the
+        mover's card values when asked)."""
+        t0 = time.perf_counter()
+        rules = parse_rules(req.rules)
+        pos = parse_position(req.deal, req.plays, rules)
+        if pos.is_over:
+            out: dict[str, Any] = {"dd_table": [0, 0, 0, 0]}
+            if req.playout:
+                out["playout"] = {"cards": [], "tricks": list(pos.tricks_won)}
+            if req.card_values:
+                out["card_values"] = {}
+        else:
+            out = await svc.run(
+                "solve",
+                {
+                    "deal": str(pos.deal),
+                    "plays": pos.record(),
+                    "rules": rules.to_dict(),
+                    "playout": req.playout,
+                    "card_values": req.card_values,
+                },
+            )
+        won = pos.tricks_won
+        playout = out.get("playout")
+        if playout is not None:
+            cards = [*(str(c) for _, c in pos.history), *playout["cards"]]
+            record = " | ".join(" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4))
+            playout = s.Playout(cards=playout["cards"], record=record, tricks=playout["tricks"])
+        return s.SolveResponse(
+            deal=str(pos.deal),
+            rules=rules.name,
+            position=position_info(pos),
+            dd_table=out["dd_table"],
+            totals=[won[t] + out["dd_table"][t] for t in range(4)],
+            playout=playout,
+            card_values=out.get("card_values"),
+            elapsed_ms=(time.perf_counter() - t0) * 1000,
+        )
+
+    @app.post("/v1/line", responses=ERRORS, tags=["analysis"])
+    async def line(req: s.LineRequest) -> dict[str, Any]:
+        """The annotated double-dummy line for ``seat`` from the position after ``plays``
+        (``playout: true``: the self-interested play-out line), as ``lines.Line.to_dict()``."""
+        rules = parse_rules(req.rules)
+        pos = parse_position(req.deal, req.plays, rules)
+        calls = parse_calls(req.calls, rules)
+        result: dict[str, Any] = await svc.run(
+            "line",
+            {
+                "deal": str(pos.deal),
+                "plays": pos.record(),
+                "rules": rules.to_dict(),
+                "seat": req.seat,
+                "calls": None if calls is None else list(calls),
+                "playout": req.playout,
+            },
+        )
+        return result
+
+    @app.post("/v1/analyse", responses=ERRORS, tags=["analysis"])
+    async def analyse(req: s.AnalyseRequest) -> dict[str, Any]:
+        """Review of the cards played: each card's value for its player before and after,
+        flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``)."""
+        rules = parse_rules(req.rules)
+        pos = parse_position(req.deal, req.plays, rules)
+        calls = parse_calls(req.calls, rules)
+        result: dict[str, Any] = await svc.run(
+            "analyse",
+            {
+                "deal": str(pos.deal),
+                "plays": pos.record(),
+                "rules": rules.to_dict(),
+                "calls": None if calls is None else list(calls),
+            },
+        )
+        return result
