@@ -7,27 +7,27 @@ testable without a notebook; the views live in ``views`` and are loaded lazily f
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-_VIEWS = (
-    "CallAdvisorView",
-    "CallingTrainerView",
-    "DealExplorerView",
-    "HandPickerView",
-    "PlayLineView",
-    "call_advisor",
-    "calling_trainer",
-    "deal_explorer",
-    "hand_picker",
-    "play_line_viewer",
-)
+_VIEWS = {
+    "CallAdvisorView": "views",
+    "DealExplorerView": "views",
+    "HandPickerView": "views",
+    "call_advisor": "views",
+    "deal_explorer": "views",
+    "hand_picker": "views",
+    "CallingTrainerView": "play_views",
+    "PlayLineView": "play_views",
+    "calling_trainer": "play_views",
+    "play_line_viewer": "play_views",
+}
 
-__all__ = list(_VIEWS)
+__all__ = sorted(_VIEWS)
 
 
 def __getattr__(name: str) -> Any:
     if name in _VIEWS:
-        from callbreak_lab.widgets import views
-
-        return getattr(views, name)
+        module = importlib.import_module(f"callbreak_lab.widgets.{_VIEWS[name]}")
+        return getattr(module, name)
     raise AttributeError(f"module 'callbreak_lab.widgets' has no attribute {name!r}")

@@ -110,14 +110,6 @@ def model_forecast(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
     )
 
 
-def _first(obj: Any, *names: str) -> Any:
-    for name in names:
-        value = getattr(obj, name, None)
-        if value is not None:
-            return value
-    raise SourceUnavailable(f"{type(obj).__name__} has none of {', '.join(names)}")
-
-
 def simulate_forecast(
     hand: Hand,
     seat: int,
@@ -125,18 +117,40 @@ def simulate_forecast(
     n: int = 48,
     seed: int = 0,
     progress: Progress | None = None,
+    chunks: int = 8,
 ) -> Forecast:
-    """The Monte Carlo reference (``simulate.monte_carlo``): ``n`` layouts around the hand, each
-    solved; ``progress(done, total)`` is called as layouts are solved."""
+    """The Monte Carlo reference (``simulate.monte_carlo``) over ``n`` layouts around the hand.
+
+    The layouts are drawn from one seeded generator in up to ``chunks`` calls, so that
+    ``progress(done, total)`` can report after each; the play-out tricks of all layouts make the
+    distribution, their guaranteed tricks the floor.
+    """
     simulate = _module("simulate", "the Monte Carlo simulation")
     if not hasattr(simulate, "monte_carlo"):
         raise SourceUnavailable(
             "the Monte Carlo simulation (simulate.monte_carlo) is not there yet"
         )
-    result = simulate.monte_carlo(hand, seat, rules, n=n, seed=seed, progress=progress)
-    dist = _first(result, "distribution", "dist")
-    floor = getattr(result, "floor", None)
-    return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor, samples=n)
+    rng = np.random.default_rng(seed)
+    sizes = [len(part) for part in np.array_split(np.arange(n), min(chunks, n))]
+    playout: list[np.ndarray] = []
+    floor: list[np.ndarray] = []
+    done = 0
+    if progress is not None:
+        progress(0, n)
+    for size in sizes:
+        try:
+            result = simulate.monte_carlo(hand, seat, rules, n=size, seed=rng)
+        except ImportError as exc:
+            raise SourceUnavailable(f"the double-dummy solver is not available ({exc})") from None
+        playout.append(np.asarray(result.playout))
+        floor.append(np.asarray(result.dd))
+        done += size
+        if progress is not None:
+            progress(done, n)
+    po, dd = np.concatenate(playout), np.concatenate(floor)
+    dist = np.bincount(po, minlength=14) / len(po)
+    floor_dist = np.bincount(dd, minlength=14) / len(dd)
+    return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor_dist, samples=n)
 
 
 def _solver() -> Any:

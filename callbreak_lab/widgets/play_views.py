@@ -1,0 +1,187 @@
+"""ipywidgets views of the play-line viewer and the calling trainer (wiring only)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as W
+
+from callbreak_lab.cards import Card, Deal
+from callbreak_lab.render import position_html
+from callbreak_lab.rules import PRESETS, format_tenths
+from callbreak_lab.widgets import charts
+from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
+from callbreak_lab.widgets.views import _button, _classes, _error, _html, _set
+
+__all__ = ["CallingTrainerView", "PlayLineView", "calling_trainer", "play_line_viewer"]
+
+RED = "#c0392b"
+
+
+class PlayLineView:
+    """Table layout of the four shrinking hands, the trick, and every legal card with its value;
+    previous / next / slider to step; click another legal card to branch and see its cost."""
+
+    def __init__(self, controller: PlayLineViewer) -> None:
+        self.controller = c = controller
+        self.slider = _classes(
+            W.IntSlider(value=0, min=0, max=c.length, description="card", continuous_update=False),
+            "cb-step",
+        )
+        self.slider.observe(lambda ch: c.go(ch["new"]), names="value")
+        prev = _button("◀ previous", "cb-prev", on_click=c.prev)
+        nxt = _button("next ▶", "cb-next", on_click=c.next)
+        trick = _button("next trick ▶▶", "cb-next-trick", on_click=c.next_trick)
+        main = _button("back to the main line", "cb-main-line", on_click=c.back_to_main)
+        self.table = _html("cb-table-layout")
+        self.info = _html("cb-step-info")
+        self.cards = _classes(W.HBox([]), "cb-legal-cards")
+        self.branch_note = _html("cb-branch-note")
+        self.widget = _classes(
+            W.VBox(
+                [
+                    W.HBox([prev, self.slider, nxt, trick, main]),
+                    self.table,
+                    self.info,
+                    self.cards,
+                    self.branch_note,
+                ]
+            ),
+            "cb-play-line",
+        )
+        self._buttons: dict[Card, W.Button] = {}
+        c.observe(self.refresh)
+        self.refresh()
+
+    def _card_button(self, card: Card, value: int, played: bool) -> W.Button:
+        b = W.Button(
+            description=f"{card.symbol()} → {value}",
+            tooltip=f"seat {self.controller.decision.target} ends with {value} tricks",
+            button_style="info" if played else "",
+            layout=W.Layout(width="86px"),
+        )
+        b.style.text_color = RED if card.suit in (1, 2) else "#111"
+        _classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
+        if not played:
+            b.on_click(lambda _b, cc=card: self.controller.branch(cc))
+        return b
+
+    def refresh(self) -> None:
+        """Redraw the table, the decision and the branch result."""
+        c = self.controller
+        _set(self.slider, "max", c.length)
+        _set(self.slider, "value", c.step)
+        _set(self.table, "value", position_html(c.position))
+        info = escape(c.describe())
+        won = c.last_winner()
+        if won is not None:
+            info = (
+                f"seat {won[0]} won the last trick (tricks {'-'.join(map(str, won[1]))}) · {info}"
+            )
+        _set(self.info, "value", f"<div>{info}</div>")
+        self.cards.children = [self._card_button(*item) for item in c.legal_values()]
+        if c.message:
+            note = _error(c.message)
+        elif c.cost is not None:
+            cost = c.cost
+            verb = "gains" if cost > 0 else ("costs" if cost < 0 else "changes nothing:")
+            amount = f" {abs(cost)} trick(s)" if cost else " same trick count"
+            tricks = "-".join(map(str, c.line.tricks))
+            note = (
+                f'<b class="cb-branch-cost">this branch {verb}{amount}</b> '
+                f"(tricks {tricks}, main line {'-'.join(map(str, c.main.tricks))})"
+            )
+        else:
+            note = "<i>click another legal card to branch</i>" if c.decision else ""
+        _set(self.branch_note, "value", note)
+
+
+def play_line_viewer(
+    deal: Deal | str, seat: int | None = 0, rules: str = "modern", calls: Any = None
+) -> W.Widget:
+    """The play-line viewer for ``deal`` (``seat=None``: the self-interested play-out)."""
+    return PlayLineView(PlayLineViewer(deal, seat, rules, calls)).widget
+
+
+class CallingTrainerView:
+    """A random hand, a box for the call, then the model's call, the distribution and the score."""
+
+    def __init__(self, controller: CallingTrainer) -> None:
+        self.controller = c = controller
+        self.focus = _classes(
+            W.Dropdown(options=list(FOCUS), value=c.focus, description="focus"), "cb-focus"
+        )
+        self.focus.observe(lambda ch: c.set_focus(ch["new"]), names="value")
+        self.preset = _classes(
+            W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
+        )
+        self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
+        self.hand = _html("cb-trainer-hand")
+        self.call = _classes(
+            W.BoundedIntText(value=c.rules.min_call, min=1, max=13, description="your call"),
+            "cb-your-call",
+        )
+        self.submit = _button("call", "cb-submit", on_click=self._submit, button_style="primary")
+        self.next = _button("next hand", "cb-next-hand", on_click=c.new_hand)
+        self.result = _html("cb-trainer-result")
+        self.chart = _classes(W.Image(format="png"), "cb-chart", "cb-trainer-chart")
+        self.chart.layout.display = "none"
+        self.score = _html("cb-trainer-score")
+        self.widget = _classes(
+            W.VBox(
+                [
+                    W.HBox([self.focus, self.preset]),
+                    self.hand,
+                    W.HBox([self.call, self.submit, self.next]),
+                    self.result,
+                    self.chart,
+                    self.score,
+                ]
+            ),
+            "cb-trainer",
+        )
+        c.observe(self.refresh)
+        self.refresh()
+
+    def _submit(self) -> None:
+        self.controller.answer(self.call.value)
+
+    def refresh(self) -> None:
+        """Show the hand, and after a call the comparison and the running score."""
+        c = self.controller
+        r = c.current
+        if r is not None:
+            _set(
+                self.hand,
+                "value",
+                f"<div>seat {r.seat} ({c.preset}, calls {c.rules.min_call}..{c.rules.max_call})"
+                f"</div>{r.hand._repr_html_()}",
+            )
+        answered = r is not None and r.call is not None and r.forecast is not None
+        self.submit.disabled = answered
+        if c.message:
+            _set(self.result, "value", _error(c.message))
+        elif answered and r is not None and r.forecast is not None:
+            _set(self.result, "value", f"<div>{escape(c.verdict())}</div>")
+        else:
+            _set(self.result, "value", "")
+        if answered and r is not None and r.forecast is not None:
+            overlay = r.simulation
+            self.chart.value = charts.trick_distribution_png(r.forecast, overlay, call=r.call)
+            self.chart.layout.display = "block"
+        else:
+            self.chart.layout.display = "none"
+        you, model = c.totals if c.history else (0, 0)
+        _set(
+            self.score,
+            "value",
+            f'<div class="cb-score" data-hands="{len(c.history)}">{escape(c.summary())}</div>'
+            if c.history
+            else f"<div>score: you {format_tenths(you)}, model {format_tenths(model)}</div>",
+        )
+
+
+def calling_trainer(preset: str = "modern", seed: int = 0, focus: str = "any hand") -> W.Widget:
+    """The calling trainer widget."""
+    return CallingTrainerView(CallingTrainer(preset=preset, seed=seed, focus=focus)).widget

@@ -1,0 +1,164 @@
+"""Calling trainer and play-line viewer: controllers and views."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from test_widgets import random_play_forecast
+
+from callbreak_lab import Deal, Position, Ruleset
+from callbreak_lab.game import play_out, random_player
+from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
+
+
+def random_play_tricks(deal: Deal, rules: Ruleset) -> list[int]:
+    """Tricks per seat when the deal is played out at random (seeded): a real play-out."""
+    return list(play_out(Position(deal, rules), random_player(0)).tricks_won)
+
+
+def _trainer(**kw: object) -> CallingTrainer:
+    return CallingTrainer(
+        forecaster=random_play_forecast,
+        simulator=random_play_forecast,
+        tricks_of=random_play_tricks,
+        sim_samples=4,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_trainer_is_seeded_and_focus_rejection_samples() -> None:
+    a, b = _trainer(seed=4), _trainer(seed=4)
+    assert a.current is not None and b.current is not None
+    assert a.current.deal == b.current.deal and a.current.seat == b.current.seat
+    for focus, keep in FOCUS.items():
+        t = _trainer(seed=1, focus=focus)
+        for _ in range(5):
+            assert t.current is not None and keep(t.current.hand)
+            t.new_hand()
+    assert _trainer(focus="long spades (5+)").current.hand.suit_count(3) >= 5  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown focus"):
+        a.set_focus("nonsense")
+
+
+def test_trainer_scores_calls_and_keeps_session_accuracy() -> None:
+    t = _trainer(seed=2)
+    assert t.accuracy is None and t.summary() == "no calls yet"
+    r = t.answer(0)
+    assert r is None and "outside" in t.message
+    r = t.answer("x")
+    assert r is None and "not a call" in t.message
+    r = t.answer(3)
+    assert r is not None and r.call == 3 and r.forecast is not None and r.tricks is not None
+    rules = Ruleset.preset("modern")
+    assert t.score_of(r, 3) == rules.score(3, r.tricks)
+    assert "You called 3, the model calls" in t.verdict()
+    assert t.answer(4) is None and "new hand" in t.message  # one answer per hand
+    t.new_hand()
+    model_call = random_play_forecast(t.current.hand, t.current.seat, rules).call  # type: ignore[union-attr]
+    t.answer(model_call)
+    you, model = t.totals
+    assert len(t.history) == 2 and t.accuracy in (0.5, 1.0)
+    expect_you = sum(rules.score(h.call, h.tricks) for h in t.history)  # type: ignore[arg-type]
+    assert you == expect_you
+    assert model == sum(rules.score(h.forecast.call, h.tricks) for h in t.history)  # type: ignore[union-attr, arg-type]
+    assert "2 hand(s)" in t.summary()
+
+
+def test_trainer_view_round_trip() -> None:
+    from callbreak_lab.widgets.play_views import CallingTrainerView
+
+    v = CallingTrainerView(_trainer(seed=3))
+    hand = v.controller.current.hand  # type: ignore[union-attr]
+    assert str(hand) in v.hand.value
+    v.call.value = 2
+    v.submit.click()
+    assert "You called 2" in v.result.value
+    assert v.chart.value[:4] == b"\x89PNG" and v.chart.layout.display == "block"
+    assert 'data-hands="1"' in v.score.value and v.submit.disabled
+    v.next.click()
+    assert v.result.value == "" and not v.submit.disabled
+    v.focus.value = "a side-suit void"
+    assert 0 in v.controller.current.hand.suit_counts()[:3]  # type: ignore[union-attr]
+
+
+# --- play-line viewer (needs the solver facade) --------------------------------------------------
+
+
+def _solver_ready() -> bool:
+    try:
+        return hasattr(importlib.import_module("callbreak_lab.solver"), "card_values")
+    except ImportError:
+        return False
+
+
+needs_solver = pytest.mark.skipif(not _solver_ready(), reason="solver facade not landed")
+
+# A short ending (2 tricks left) keeps solver calls cheap.
+ENDING_DEAL = Deal.random(11)
+
+
+def _ending_record(deal: Deal, rules: Ruleset, tricks: int = 10) -> str:
+    pos = play_out(Position(deal, rules), random_player(5))
+    return " | ".join(
+        " ".join(str(c) for c in t.cards) for t in pos.tricks[:tricks]
+    )  # fmt: skip
+
+
+@needs_solver
+def test_play_line_viewer_steps_and_branches() -> None:
+    rules = Ruleset.preset("modern")
+    record = _ending_record(ENDING_DEAL, rules)
+    v = PlayLineViewer(ENDING_DEAL, 0, rules, record=record)
+    assert v.length == 12 and v.step == 0
+    first = v.decision
+    assert first is not None and v.legal_values()
+    v.next()
+    assert v.step == 1 and v.position.history[-1][1] == first.card
+    v.go(99)
+    assert v.step == 12 and v.decision is None and "deal over" in v.describe()
+    v.go(0)
+    # branch with every non-line legal card somewhere on the line; the cost is the value difference
+    for step in range(v.length):
+        v.go(step)
+        d = v.decision
+        others = [c for c, _val, played in v.legal_values() if not played]
+        if others:
+            card = others[0]
+            assert v.branch(card)
+            assert v.cost is not None
+            if d.seat == 0:
+                assert v.cost == d.values[card] - d.value
+            v.back_to_main()
+            break
+    v.go(0)
+    held = {c for c, _v, _p in v.legal_values()}
+    bad = (
+        next(c for c in v.position.hand(v.decision.seat) if c not in held)
+        if len(held) < len(v.position.hand(v.decision.seat))
+        else None
+    )
+    if bad is not None:
+        assert not v.branch(bad) and "not legal" in v.message
+
+
+@needs_solver
+def test_play_line_view_click_to_branch() -> None:
+    from callbreak_lab.widgets.play_views import PlayLineView
+
+    rules = Ruleset.preset("modern")
+    v = PlayLineView(
+        PlayLineViewer(ENDING_DEAL, 0, rules, record=_ending_record(ENDING_DEAL, rules))
+    )
+    assert "seat 0" in v.table.value
+    v.widget.children[0].children[2].click()  # next
+    assert v.slider.value == 1
+    v.slider.value = 0
+    assert v.controller.step == 0
+    for step in range(v.controller.length):
+        v.slider.value = step
+        alternatives = [b for b in v.cards.children if "cb-played" not in b._dom_classes]
+        if alternatives:
+            alternatives[0].click()
+            assert "this branch" in v.branch_note.value
+            break
