@@ -37,3 +37,14 @@ pytest: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+## Serve notebook 01 (evaluate a hand) as a standalone Voilà page on 127.0.0.1 (APP_PORT, APP_ARGS).
+APP_PORT ?= 8866
+app: $(STAMP)
+	$(BIN)/voila notebooks/01_evaluate_a_hand.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) $(APP_ARGS)
+
+## Headless Chromium and its driver for tests/test_browser.py (Debian packages, as root; only if missing).
+browser-deps:
+	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
+
+.PHONY: app browser-deps

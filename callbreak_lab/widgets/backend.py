@@ -24,6 +24,7 @@ __all__ = [
     "Forecaster",
     "Progress",
     "SourceUnavailable",
+    "auto_forecast",
     "dd_table",
     "forecast_from_dist",
     "model_forecast",
@@ -151,6 +152,17 @@ def simulate_forecast(
     dist = np.bincount(po, minlength=14) / len(po)
     floor_dist = np.bincount(dd, minlength=14) / len(dd)
     return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor_dist, samples=n)
+
+
+def auto_forecast(hand: Hand, seat: int, rules: Ruleset, fallback_samples: int = 32) -> Forecast:
+    """The bid model's forecast; while no model is shipped, the Monte Carlo reference (slower)."""
+    try:
+        return model_forecast(hand, seat, rules)
+    except SourceUnavailable as model_missing:
+        try:
+            return simulate_forecast(hand, seat, rules, n=fallback_samples)
+        except SourceUnavailable as exc:
+            raise SourceUnavailable(f"{model_missing}; and {exc}") from None
 
 
 def _solver() -> Any:

@@ -98,10 +98,15 @@ class PlayLineView:
 
 
 def play_line_viewer(
-    deal: Deal | str, seat: int | None = 0, rules: str = "modern", calls: Any = None
+    deal: Deal | str,
+    seat: int | None = 0,
+    rules: str = "modern",
+    calls: Any = None,
+    record: str = "",
 ) -> W.Widget:
-    """The play-line viewer for ``deal`` (``seat=None``: the self-interested play-out)."""
-    return PlayLineView(PlayLineViewer(deal, seat, rules, calls)).widget
+    """The play-line viewer for ``deal`` from the position after ``record`` (``seat=None``: the
+    self-interested play-out instead of seat ``seat``'s double-dummy line)."""
+    return PlayLineView(PlayLineViewer(deal, seat, rules, calls, record)).widget
 
 
 class CallingTrainerView:
