@@ -35,10 +35,9 @@ def _hand_of(cards: list[str]) -> Hand:
         parsed = [bhoos.parse_bhoos_card(c) for c in cards]
     except bhoos.BhoosError as e:
         raise BotError("cards", f"cards: {e}") from None
-    hand = Hand.from_cards(parsed)
-    if len(hand) != len(parsed):
+    if len(set(parsed)) != len(parsed):
         raise BotError("cards", "cards: a card appears twice")
-    return hand
+    return Hand.from_cards(parsed)
 
 
 def _seed(base: int, hand: int, record: list[Any]) -> int:

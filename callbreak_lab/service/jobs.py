@@ -98,21 +98,20 @@ def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[st
 
 def monte_carlo(hand: int, seat: int, rules: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
     """``simulate.monte_carlo`` for one hand: play-out and floor distributions, best call."""
-    from callbreak_lab import calls, simulate
+    from callbreak_lab import simulate
 
     r = _rules(rules)
     t0 = time.perf_counter()
-    result = simulate.monte_carlo(Hand(hand), seat, n, r, seed=seed)
-    dist = np.asarray(result.distribution, dtype=np.float64)
-    floor = np.asarray(result.floor_distribution, dtype=np.float64)
-    advice = calls.best_call(dist, r)
+    result = simulate.monte_carlo(Hand(hand), seat, r, n=n, seed=seed)
+    dist = np.asarray(result.playout_dist, dtype=np.float64)
+    floor = np.asarray(result.dd_dist, dtype=np.float64)
     return {
-        "samples": int(n),
-        "call": int(advice.call),
+        "samples": int(result.n),
+        "call": int(result.best_call),
         "distribution": [float(p) for p in dist],
         "floor_distribution": [float(p) for p in floor],
-        "mean_tricks": float(np.dot(dist, np.arange(14))),
-        "mean_floor": float(np.dot(floor, np.arange(14))),
+        "mean_tricks": float(result.mean_playout[0]),
+        "mean_floor": float(result.mean_dd[0]),
         "elapsed_ms": (time.perf_counter() - t0) * 1000,
     }
 

@@ -115,17 +115,26 @@ class WorkerPool:
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._started = False
         self.killed = 0
         self.completed = 0
 
     # --- life cycle ---------------------------------------------------------------------------
     async def start(self, warmup_timeout: float) -> None:
         """Start the workers and wait (at most ``warmup_timeout``) until they are ready."""
-        for _ in range(self.size):
-            self._spawn()
+        self._ensure_started()
         deadline = time.monotonic() + warmup_timeout
         while len(self._idle) < self.size and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
+
+    def _ensure_started(self) -> None:
+        """Start the workers unless started (``run`` starts them lazily without a lifespan)."""
+        if self._started:
+            return
+        self._started = True
+        self._closed = False
+        for _ in range(self.size):
+            self._spawn()
 
     def _spawn(self) -> None:
         if self._closed:
@@ -165,6 +174,8 @@ class WorkerPool:
                 await asyncio.to_thread(worker.proc.join, 2)
         self._all.clear()
         self._idle.clear()
+        self._waiters.clear()
+        self._started = False
 
     @property
     def ready(self) -> int:
@@ -205,8 +216,7 @@ class WorkerPool:
     async def run(self, job: str, kwargs: dict[str, Any], timeout: float) -> Any:
         """Run ``jobs.<job>(**kwargs)`` in a worker within ``timeout`` seconds (queueing
         included). Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError."""
-        if self._closed:
-            raise PoolBusy("the solver pool is shut down")
+        self._ensure_started()
         deadline = time.monotonic() + timeout
         worker = await self._acquire(timeout)
         if worker is None:

@@ -225,7 +225,13 @@ class _BotBody(BaseModel):
     playerIds: list[str] | None = Field(None, min_length=4, max_length=4)
     cards: list[str] = Field(max_length=13, description="our hand, e.g. ['1S', 'TH', 'QS']")
     context: dict[str, Any] | None = None
-    timeBudget: float | None = Field(None, description="milliseconds left to answer (default 1000)")
+    timeBudget: float | None = Field(
+        None,
+        ge=0,
+        le=600_000,
+        allow_inf_nan=False,
+        description="milliseconds left to answer (default 1000)",
+    )
 
 
 class BidRequest(_BotBody):

@@ -1,0 +1,311 @@
+"""The analysis endpoints of the HTTP service: content, validation errors, body cap, time bound."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from callbreak_lab import __version__, calls
+from callbreak_lab.cards import Deal
+from callbreak_lab.game import Position
+from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.service import Settings, create_app
+from callbreak_lab.service.pool import JobTimeout, WorkerPool
+
+
+def _solver_ready() -> bool:
+    try:
+        from callbreak_lab import solver
+    except ImportError:
+        return False
+    return all(hasattr(solver, f) for f in ("dd_table", "card_values", "playout"))
+
+
+needs_solver = pytest.mark.skipif(not _solver_ready(), reason="the solver facade has not landed")
+
+
+HAND = "AKQ2.T98.765.432"
+DEAL = Deal.random(seed=11)
+
+
+def _late_record(deal: Deal, rules: Ruleset, cards: int) -> str:
+    """The first ``cards`` cards of a legal play of ``deal`` (lowest legal card each time)."""
+    pos = Position(deal, rules)
+    while len(pos.history) < cards:
+        pos.play(pos.legal_cards().lowest())
+    return pos.record()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(workers=2))) as c:
+        yield c
+
+
+def _error(resp, field: str) -> str:  # type: ignore[no-untyped-def]
+    """The message of the 422 error about ``field``."""
+    assert resp.status_code == 422, resp.text
+    for err in resp.json()["detail"]:
+        if err["loc"][-1] == field or field in err["loc"]:
+            return str(err["msg"])
+    raise AssertionError(f"no error about {field}: {resp.json()}")
+
+
+# --- service endpoints ------------------------------------------------------------------------
+
+
+def test_rules_lists_presets_and_switches(client: TestClient) -> None:
+    data = client.get("/v1/rules").json()
+    assert set(data["presets"]) == set(PRESETS)
+    for name, preset in PRESETS.items():
+        assert data["presets"][name] == preset.to_dict()
+    assert data["presets"]["online"]["void_rule"] == "win_only"
+    assert "must_beat" in data["switches"]
+
+
+def test_healthz_reports_version_models_and_workers(client: TestClient) -> None:
+    data = client.get("/healthz").json()
+    assert data["status"] == "ok"
+    assert data["version"] == __version__
+    assert set(data["models"]) == {"modern", "strict", "online", "home_pagat"}
+    for card in data["models"].values():
+        assert card == "absent" or isinstance(card, dict)
+    if data["models"]["online"] == "absent":
+        assert data["bid_source"].startswith("fallback:")
+    assert data["workers"]["size"] == 2
+
+
+def test_docs_and_openapi(client: TestClient) -> None:
+    assert "swagger" in client.get("/docs").text.lower()
+    paths = client.get("/openapi.json").json()["paths"]
+    for p in ("/v1/evaluate", "/v1/solve", "/v1/line", "/v1/analyse", "/v1/rules", "/play"):
+        assert p in paths
+
+
+# --- evaluate ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["modern", "home", {"name": "pagat", "must_beat": True}])
+def test_evaluate_matches_the_call_decision(client: TestClient, rules: object) -> None:
+    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 1, "rules": rules})
+    assert resp.status_code == 200, resp.text
+    data = resp.json()
+    ruleset = Ruleset.preset(rules) if isinstance(rules, str) else Ruleset.from_dict(rules)
+    assert data["rules"] == ruleset.name
+    dist = np.array(data["distribution"])
+    assert dist.shape == (14,) and abs(dist.sum() - 1) < 1e-6
+    assert ruleset.min_call <= data["call"] <= ruleset.max_call
+    expected = calls.expected_scores(dist, ruleset)
+    made = calls.make_probabilities(dist, ruleset)
+    rows = data["calls"]
+    assert [r["call"] for r in rows] == list(range(ruleset.min_call, ruleset.max_call + 1))
+    np.testing.assert_allclose([r["expected_tenths"] for r in rows], expected, atol=1e-6)
+    np.testing.assert_allclose([r["make_probability"] for r in rows], made, atol=1e-9)
+    assert data["call"] == calls.best_call(dist, ruleset).call
+    assert data["expected_tenths"] == pytest.approx(max(expected))
+    if data["floor_distribution"] is not None:
+        assert abs(sum(data["floor_distribution"]) - 1) < 1e-6
+
+
+def test_evaluate_accepts_every_hand_notation(client: TestClient) -> None:
+    a = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0}).json()
+    b = client.post("/v1/evaluate", json={"hand": "♠AKQ2 ♥T98 ♦765 ♣432", "seat": 0}).json()
+    assert a == b and a["hand"] == HAND
+
+
+@needs_solver
+def test_evaluate_monte_carlo_check(client: TestClient) -> None:
+    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 4})
+    assert resp.status_code == 200, resp.text
+    mc = resp.json()["monte_carlo"]
+    assert mc["samples"] == 4
+    assert abs(sum(mc["distribution"]) - 1) < 1e-9 and abs(sum(mc["floor_distribution"]) - 1) < 1e-9
+    assert 1 <= mc["call"] <= 13
+    assert mc["mean_floor"] <= mc["mean_tricks"] + 13
+
+
+def test_monte_carlo_cap(client: TestClient) -> None:
+    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 501})
+    assert "500" in _error(resp, "monte_carlo")
+    with TestClient(create_app(Settings(workers=1, max_monte_carlo=10))) as small:
+        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 11})
+        assert _error(resp, "monte_carlo") == "at most 10 samples, got 11"
+
+
+# --- validation -------------------------------------------------------------------------------
+
+BAD = [
+    ("/v1/evaluate", {"hand": "AKQ2.T98.765.43", "seat": 0}, "hand", "13 cards, got 12"),
+    ("/v1/evaluate", {"hand": "AKQA.T98.765.432", "seat": 0}, "hand", "A"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 4}, "seat", "less than or equal to 3"),
+    ("/v1/evaluate", {"hand": HAND, "seat": -1}, "seat", "greater than or equal to 0"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": "nope"}, "rules", "unknown ruleset"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": {"colour": 1}}, "colour", "Extra"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": {"min_call": 9, "max_call": 3}}, "rules",
+     "above max_call"),
+    ("/v1/evaluate", {"seat": 0}, "hand", "Field required"),
+    ("/v1/solve", {"deal": "AKQ2.T98.765.432 " * 4}, "deal", "in both seat"),
+    ("/v1/solve", {"deal": str(DEAL), "plays": "AS 2S |"}, "plays", "'|' must separate"),
+    ("/v1/solve", {"deal": str(DEAL), "plays": "ZZ"}, "plays", "ZZ"),
+    ("/v1/solve", {"deal": str(DEAL), "plays": "2C", "rules": "online"}, "plays", "does not hold"),
+    ("/v1/line", {"deal": str(DEAL), "seat": 7}, "seat", "less than or equal to 3"),
+    ("/v1/line", {"deal": str(DEAL), "calls": "3,4,2,14"}, "calls", "14"),
+    ("/v1/line", {"deal": str(DEAL), "calls": "3,4"}, "calls", ""),
+    ("/v1/analyse", {"deal": str(DEAL)}, "plays", "Field required"),
+    ("/v1/analyse", {"deal": str(DEAL), "plays": "AS", "rules": "strict+min_call=0"}, "rules",
+     "min_call"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "body", "field", "text"), BAD)
+def test_validation_errors_name_the_field(
+    client: TestClient, path: str, body: dict, field: str, text: str
+) -> None:
+    message = _error(client.post(path, json=body), field)
+    assert text in message
+
+
+def test_duplicate_card_message(client: TestClient) -> None:
+    resp = client.post("/v1/evaluate", json={"hand": "AS AS KS", "seat": 0})
+    assert "AS" in _error(resp, "hand")
+
+
+def test_not_json_is_422(client: TestClient) -> None:
+    resp = client.post(
+        "/v1/solve", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert resp.status_code == 422
+
+
+# --- body cap ---------------------------------------------------------------------------------
+
+
+def test_body_cap_with_content_length(client: TestClient) -> None:
+    body = b'{"hand": "' + b"x" * 70_000 + b'", "seat": 0}'
+    resp = client.post("/v1/evaluate", content=body, headers={"content-type": "application/json"})
+    assert resp.status_code == 413
+    assert "limit is 65536 bytes" in resp.json()["detail"]
+
+
+def test_body_cap_when_chunked(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"hand": "'
+        for _ in range(20):
+            yield b"x" * 5000
+        yield b'", "seat": 0}'
+
+    resp = client.post(
+        "/v1/evaluate", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert resp.status_code == 413
+    assert "limit" in resp.json()["detail"]
+
+
+# --- solve, line, analyse ---------------------------------------------------------------------
+
+
+@needs_solver
+def test_solve_matches_the_solver(client: TestClient) -> None:
+    from callbreak_lab import solver
+
+    rules = Ruleset.preset("online")
+    record = _late_record(DEAL, rules, 22)
+    resp = client.post(
+        "/v1/solve",
+        json={"deal": str(DEAL), "plays": record, "rules": "online", "playout": True,
+              "card_values": True},
+    )  # fmt: skip
+    assert resp.status_code == 200, resp.text
+    data = resp.json()
+    pos = Position.replay(DEAL, record, rules)
+    assert data["dd_table"] == [int(v) for v in solver.dd_table(pos, rules)]
+    assert data["totals"] == [pos.tricks_won[t] + data["dd_table"][t] for t in range(4)]
+    assert data["position"]["to_move"] == pos.to_move
+    assert sum(data["playout"]["tricks"]) == 13
+    assert len(data["playout"]["cards"]) == 52 - 22
+    values = solver.card_values(pos, pos.to_move, rules)
+    assert data["card_values"] == {str(c): int(v) for c, v in values.items()}
+    assert set(data["card_values"]) == set(data["position"]["legal"])
+
+
+@needs_solver
+def test_solve_whole_deal(client: TestClient) -> None:
+    from callbreak_lab import solver
+
+    resp = client.post("/v1/solve", json={"deal": str(DEAL), "rules": "modern"})
+    assert resp.status_code == 200, resp.text
+    expected = solver.dd_table(Position(DEAL, "modern"), Ruleset.preset("modern"))
+    assert resp.json()["dd_table"] == [int(v) for v in expected]
+
+
+def test_solve_finished_deal(client: TestClient) -> None:
+    record = _late_record(DEAL, Ruleset.preset("modern"), 52)
+    data = client.post("/v1/solve", json={"deal": str(DEAL), "plays": record}).json()
+    assert data["dd_table"] == [0, 0, 0, 0] and sum(data["totals"]) == 13
+
+
+@needs_solver
+def test_line_and_playout_line(client: TestClient) -> None:
+    from callbreak_lab import lines
+
+    rules = Ruleset.preset("modern")
+    record = _late_record(DEAL, rules, 32)
+    pos = Position.replay(DEAL, record, rules)
+    body = {"deal": str(DEAL), "plays": record, "seat": 2, "calls": "3,4,2,3"}
+    resp = client.post("/v1/line", json=body)
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == lines.play_line(pos.copy(), 2, rules, "3,4,2,3").to_dict()
+    resp = client.post("/v1/line", json={**body, "playout": True})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == lines.playout_line(pos.copy(), rules, "3,4,2,3").to_dict()
+
+
+@needs_solver
+def test_analyse(client: TestClient) -> None:
+    from callbreak_lab import lines
+
+    rules = Ruleset.preset("modern")
+    plays = _late_record(DEAL, rules, 6)
+    resp = client.post("/v1/analyse", json={"deal": str(DEAL), "plays": plays})
+    assert resp.status_code == 200, resp.text
+    assert resp.json() == lines.analyse_play(DEAL, plays, rules).to_dict()
+
+
+# --- time bound -------------------------------------------------------------------------------
+
+
+@needs_solver
+def test_time_bound_returns_503_and_the_server_goes_on() -> None:
+    with TestClient(create_app(Settings(workers=1, solve_timeout=0.002))) as c:
+        t0 = time.monotonic()
+        resp = c.post("/v1/solve", json={"deal": str(DEAL), "playout": True, "card_values": True})
+        assert resp.status_code == 503
+        assert "time bound" in resp.json()["detail"]
+        assert time.monotonic() - t0 < 2
+        assert c.get("/healthz").json()["status"] == "ok"
+        assert c.post("/v1/evaluate", json={"hand": HAND, "seat": 0}).status_code == 200
+        assert c.get("/healthz").json()["workers"]["alive"] == 1  # replaced
+
+
+def test_pool_kills_a_runaway_job_and_replaces_the_worker() -> None:
+    async def scenario() -> tuple[float, str, int]:
+        pool = WorkerPool(1)
+        await pool.start(60)
+        try:
+            t0 = time.monotonic()
+            with pytest.raises(JobTimeout, match="time bound"):
+                await pool.run("ping", {"delay": 30.0}, 0.3)
+            elapsed = time.monotonic() - t0
+            answer = await pool.run("ping", {"delay": 0.0}, 60)
+            return elapsed, answer, pool.killed
+        finally:
+            await pool.close()
+
+    elapsed, answer, killed = asyncio.run(scenario())
+    assert elapsed < 1.5
+    assert answer == "pong" and killed == 1
