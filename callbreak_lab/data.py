@@ -330,28 +330,36 @@ class GenerateReport:
     seconds_per_deal: float | None = None
 
 
-def _runner(backend: str, n_jobs: int, client: Any, address: str | None) -> tuple[Any, Any]:
-    """A joblib ``Parallel`` yielding results as they finish, and a closer for its client."""
+@contextlib.contextmanager
+def _parallel(backend: str, n_jobs: int, client: Any, address: str | None) -> Iterator[Any]:
+    """A joblib ``Parallel`` yielding results as they finish, on local processes or on Dask
+    (a ``Client`` created from ``address`` is closed afterwards; a given one is left open)."""
     import joblib
 
     if backend == "loky":
-        par = joblib.Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
-        return par, None
-    if backend != "dask":
+        yield joblib.Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
+        return
+    from distributed import Client
+
+    with contextlib.ExitStack() as stack:
+        if client is None:
+            client = stack.enter_context(Client(address))
+        stack.enter_context(joblib.parallel_config(backend="dask", client=client))
+        yield joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+
+
+def _check_backend(backend: str, client: Any, address: str | None) -> None:
+    if backend not in ("loky", "dask"):
         raise DataError(f"backend must be 'loky' or 'dask', got {backend!r}")
-    try:
-        from distributed import Client
-    except ImportError:
-        raise DataError(
-            "backend='dask' needs dask.distributed: pip install 'callbreak_lab[dask]'"
-        ) from None
-    own = None
-    if client is None:
-        if address is None:
+    if backend == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise DataError(
+                "backend='dask' needs dask.distributed: pip install 'callbreak_lab[dask]'"
+            ) from None
+        if client is None and address is None:
             raise DataError("backend='dask' needs a client= (distributed.Client) or an address=")
-        client = own = Client(address)
-    par = joblib.Parallel(backend="dask", client=client, return_as="generator_unordered")
-    return par, own
 
 
 def generate(
@@ -382,6 +390,7 @@ def generate(
     n_jobs = int(n_jobs)
     if n_jobs == 0:
         raise DataError("n_jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
+    _check_backend(backend, client, address)
     version, version_source = solver_version()
     directory = Path(out_dir) / profile
     directory.mkdir(parents=True, exist_ok=True)
@@ -423,21 +432,18 @@ def generate(
         desc=f"generate {profile}",
     )
     t_solve = time.perf_counter()
-    own_client = None
     try:
         if todo:
             from joblib import delayed
 
-            par, own_client = _runner(backend, n_jobs, client, address)
-            tasks = (delayed(_solve_chunk)(profile, seed, a, b) for a, b in todo)
-            for arrays in par(tasks):
-                a, b = int(arrays["index"][0]), int(arrays["index"][-1]) + 1
-                _write_chunk(directory / _chunk_name(a, b), arrays, seed, profile, version)
-                bar.update(b - a)
+            with _parallel(backend, n_jobs, client, address) as par:
+                tasks = (delayed(_solve_chunk)(profile, seed, a, b) for a, b in todo)
+                for arrays in par(tasks):
+                    a, b = int(arrays["index"][0]), int(arrays["index"][-1]) + 1
+                    _write_chunk(directory / _chunk_name(a, b), arrays, seed, profile, version)
+                    bar.update(b - a)
     finally:
         bar.close()
-        if own_client is not None:
-            own_client.close()
     solve_seconds = time.perf_counter() - t_solve
     # Files overlapping 0..n that are not in the plan (other chunk size, smaller earlier n) would
     # be duplicates: remove them. Chunks wholly beyond n are kept for a later, larger run.
