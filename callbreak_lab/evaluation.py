@@ -1,0 +1,463 @@
+"""Held-out evaluation of the bid model against the baselines, Monte Carlo and a clairvoyant.
+
+Every caller is scored on the test split of a profile's dataset under one ruleset (its scoring
+and call range):
+
+* **mean score per hand** (points) with the seat's play-out tricks as the outcome, and in a second
+  table with its guaranteed (double-dummy) tricks as the outcome;
+* **made rate** (share of calls made) and **mean call**.
+
+Callers: the model (``recommend_calls``), each baseline of :mod:`callbreak_lab.baselines`, the
+**clairvoyant** (calls the seat's actual play-out tricks, clamped to the call range: an upper
+reference) and, on a small subsample, the **Monte Carlo** reference (``simulate.monte_carlo``: the
+hand's own seat, ``mc_layouts`` random layouts of the unseen cards, best call of the resulting
+distribution). The subsample table shows the model and the baselines on the same hands, with the
+paired difference model - MC and its standard error.
+
+Also: log loss of both model heads, a reliability plot of ``P(tricks >= c)`` for several ``c``
+(PNG) and a learning curve (held-out score vs training size, PNG). matplotlib is imported only
+here, lazily, with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from callbreak_lab.baselines import BASELINES, baseline_calls
+from callbreak_lab.calls import best_calls, legal_calls, score_matrix
+from callbreak_lab.model import BidModel, ModelError, load_model
+from callbreak_lab.rules import RulesError, Ruleset
+
+__all__ = [
+    "CALIBRATION_CALLS",
+    "EvaluationReport",
+    "HandSet",
+    "ScoreRow",
+    "evaluate_model",
+    "flatten",
+    "learning_curve",
+    "log_loss",
+    "plot_calibration",
+    "plot_learning_curve",
+    "reliability",
+    "score_row",
+]
+
+CALIBRATION_CALLS = (1, 2, 3, 4, 5, 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """Per-hand arrays of a dataset split (four hands per deal, seat order)."""
+
+    masks: np.ndarray  # (n,) uint64
+    seats: np.ndarray  # (n,) int64
+    playout: np.ndarray  # (n,) int64
+    dd: np.ndarray  # (n,) int64
+    deal: np.ndarray  # (n,) int64 deal index
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[0])
+
+    def take(self, rows: npt.ArrayLike) -> HandSet:
+        """The hands at ``rows``."""
+        r = np.asarray(rows)
+        return HandSet(self.masks[r], self.seats[r], self.playout[r], self.dd[r], self.deal[r])
+
+
+def flatten(data: Any) -> HandSet:
+    """A :class:`callbreak_lab.data.DealData` (``masks``/``dd``/``playout`` (n, 4), ``index``)
+    as one row per hand."""
+    masks = np.asarray(data.masks, dtype=np.uint64)
+    n = masks.shape[0]
+    return HandSet(
+        masks.reshape(-1),
+        np.tile(np.arange(4, dtype=np.int64), n),
+        np.asarray(data.playout, dtype=np.int64).reshape(-1),
+        np.asarray(data.dd, dtype=np.int64).reshape(-1),
+        np.repeat(np.asarray(data.index, dtype=np.int64), 4),
+    )
+
+
+def fit_model(train: HandSet, **params: Any) -> BidModel:
+    """A :class:`BidModel` with ``params`` fitted on ``train``."""
+    model = BidModel(**params)
+    return model.fit(train.masks, train.seats, train.playout, train.dd, deal_index=train.deal)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One caller on some hands: mean score (points), its standard error, made rate, mean call."""
+
+    name: str
+    n: int
+    mean_score: float
+    se: float
+    made_rate: float
+    mean_call: float
+
+
+def call_scores(calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """Score in tenths of each ``calls[i]`` taking ``tricks[i]`` (vectorised ``rules.score``)."""
+    lo = int(legal_calls(rules)[0])
+    return score_matrix(rules)[np.asarray(calls) - lo, np.asarray(tricks)]
+
+
+def score_row(name: str, calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) -> ScoreRow:
+    """Summary of ``calls`` against ``tricks`` under ``rules``."""
+    s = call_scores(calls, tricks, rules) / 10.0
+    n = len(s)
+    return ScoreRow(
+        name=name,
+        n=n,
+        mean_score=float(s.mean()) if n else float("nan"),
+        se=float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"),
+        made_rate=float((s > 0).mean()) if n else float("nan"),
+        mean_call=float(np.mean(calls)) if n else float("nan"),
+    )
+
+
+def clairvoyant_calls(tricks: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """Call the tricks actually taken, clamped to the ruleset's call range."""
+    return np.clip(tricks, rules.min_call, rules.max_call)
+
+
+def log_loss(proba: np.ndarray, y: np.ndarray) -> float:
+    """Mean negative log-likelihood of outcomes ``y`` (probabilities clipped at 1e-15)."""
+    p = proba[np.arange(len(y)), np.asarray(y, dtype=np.int64)]
+    return float(-np.log(np.clip(p, 1e-15, 1.0)).mean())
+
+
+def reliability(
+    proba: np.ndarray, y: np.ndarray, c: int, bins: int = 10
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Reliability of ``P(tricks >= c)``: per probability bin, (mean forecast, observed rate,
+    count); empty bins are dropped."""
+    forecast = proba[:, c:].sum(axis=1)
+    observed = (np.asarray(y) >= c).astype(np.float64)
+    which = np.minimum((forecast * bins).astype(np.int64), bins - 1)
+    count = np.bincount(which, minlength=bins)
+    keep = count > 0
+    f = np.bincount(which, weights=forecast, minlength=bins)[keep] / count[keep]
+    o = np.bincount(which, weights=observed, minlength=bins)[keep] / count[keep]
+    return f, o, count[keep]
+
+
+# ---------------------------------------------------------------------------------------------
+# Plots (matplotlib only here, lazily, Agg)
+# ---------------------------------------------------------------------------------------------
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_calibration(
+    proba: np.ndarray,
+    y: np.ndarray,
+    path: str | Path,
+    calls: Sequence[int] = CALIBRATION_CALLS,
+    title: str = "",
+) -> Path:
+    """Save reliability curves of ``P(tricks >= c)`` for each ``c`` in ``calls`` as a PNG."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 6))
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect")
+    for c in calls:
+        f, o, _n = reliability(proba, y, c)
+        ax.plot(f, o, marker="o", ms=3, label=f"P(tricks ≥ {c})")
+    ax.set_xlabel("forecast probability")
+    ax.set_ylabel("observed frequency")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_title(title or "Reliability of P(tricks ≥ c)")
+    ax.legend(loc="upper left", fontsize=8)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def plot_learning_curve(
+    points: Sequence[tuple[int, float, float]], path: str | Path, title: str = ""
+) -> Path:
+    """Save held-out mean score (with ± 1 SE) against training hands as a PNG."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    sizes = [p[0] for p in points]
+    means = np.array([p[1] for p in points])
+    ses = np.array([p[2] for p in points])
+    ax.errorbar(sizes, means, yerr=ses, marker="o", capsize=3)
+    ax.set_xscale("log")
+    ax.set_xlabel("training hands")
+    ax.set_ylabel("held-out mean score per hand")
+    ax.set_title(title or "Learning curve")
+    ax.grid(True, alpha=0.3)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return out
+
+
+def learning_curve(
+    train: HandSet,
+    test: HandSet,
+    rules: Ruleset,
+    fractions: Sequence[float] = (0.125, 0.25, 0.5, 1.0),
+    seed: int = 0,
+    **params: Any,
+) -> list[tuple[int, float, float]]:
+    """``(training hands, held-out mean score, SE)`` for models fitted on growing subsets of
+    whole deals of ``train``."""
+    deals = np.unique(train.deal)
+    order = np.random.default_rng(seed).permutation(deals)
+    points = []
+    for frac in fractions:
+        chosen = order[: max(2, round(frac * len(deals)))]
+        sub = train.take(np.isin(train.deal, chosen))
+        model = fit_model(sub, **params)
+        calls = best_calls(model.predict_proba(test.masks, test.seats), rules).call
+        row = score_row("model", calls, test.playout, rules)
+        points.append((len(sub), row.mean_score, row.se))
+    return points
+
+
+# ---------------------------------------------------------------------------------------------
+# Monte Carlo reference
+# ---------------------------------------------------------------------------------------------
+
+
+def mc_distribution(
+    mask: int, seat: int, rules: Ruleset, n: int, seed: int, n_jobs: int = 1
+) -> np.ndarray:
+    """The Monte Carlo play-out distribution (14 numbers) of one hand in its seat."""
+    from callbreak_lab import simulate
+    from callbreak_lab.cards import Hand
+
+    result = simulate.monte_carlo(Hand(int(mask)), int(seat), rules, n=n, seed=seed, n_jobs=n_jobs)
+    return np.asarray(result.playout_dist, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EvaluationReport:
+    """Everything :func:`evaluate_model` measured (scores in points)."""
+
+    profile: str
+    rules: str
+    test_hands: int
+    playout_table: list[ScoreRow]
+    floor_table: list[ScoreRow]
+    log_loss: dict[str, float]
+    mc_table: list[ScoreRow] = field(default_factory=list)
+    mc_gap: dict[str, float] = field(default_factory=dict)
+    learning: list[tuple[int, float, float]] = field(default_factory=list)
+    conditioning: list[ScoreRow] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return asdict(self)
+
+    def format(self) -> str:
+        """The tables as plain text."""
+        out = [f"profile {self.profile}, rules {self.rules}, {self.test_hands} held-out hands"]
+        out += ["", "Outcome = play-out tricks", *_table(self.playout_table)]
+        out += ["", "Outcome = guaranteed tricks (floor)", *_table(self.floor_table)]
+        if self.mc_table:
+            out += [
+                "",
+                f"Monte Carlo subsample ({self.mc_table[0].n} hands)",
+                *_table(self.mc_table),
+            ]
+            gap = self.mc_gap
+            out.append(
+                f"model - monte_carlo: {gap['model_minus_mc']:+.3f} ± {gap['se']:.3f} (paired SE)"
+            )
+        if self.conditioning:
+            out += ["", "Conditioning on earlier seats' calls", *_table(self.conditioning)]
+        out += ["", "log loss: " + ", ".join(f"{k} {v:.4f}" for k, v in self.log_loss.items())]
+        if self.learning:
+            out += ["", "learning curve (training hands: held-out mean score)"]
+            out += [f"  {n:>7}: {m:.3f} ± {se:.3f}" for n, m, se in self.learning]
+        out += [f"{k}: {v}" for k, v in self.files.items()]
+        return "\n".join(out)
+
+
+def _table(rows: Sequence[ScoreRow]) -> list[str]:
+    head = f"  {'caller':<22} {'hands':>6} {'score':>7} {'± se':>6} {'made':>6} {'call':>5}"
+    return [head] + [
+        f"  {r.name:<22} {r.n:>6} {r.mean_score:>7.3f} {r.se:>6.3f} "
+        f"{r.made_rate:>6.1%} {r.mean_call:>5.2f}"
+        for r in rows
+    ]
+
+
+def _rules(rules: str | Ruleset) -> Ruleset:
+    try:
+        return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+    except RulesError as exc:
+        raise ModelError(str(exc)) from None
+
+
+def caller_table(
+    test: HandSet, rules: Ruleset, model: BidModel, outcome: np.ndarray
+) -> list[ScoreRow]:
+    """Model, baselines and clairvoyant scored against ``outcome`` on ``test``."""
+    model_calls = best_calls(model.predict_proba(test.masks, test.seats), rules).call
+    rows = [score_row("model", model_calls, outcome, rules)]
+    for name in BASELINES:
+        rows.append(
+            score_row(name, baseline_calls(name, test.masks, test.seats, rules), outcome, rules)
+        )
+    rows.append(score_row("clairvoyant", clairvoyant_calls(test.playout, rules), outcome, rules))
+    return rows
+
+
+def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[ScoreRow]:
+    """Held-out score without and with the calls of earlier seats (the first head's calls for
+    the other hands of each deal), when ``model`` has a conditioned head."""
+    if getattr(model, "conditioned_", None) is None:
+        return []
+    from callbreak_lab.model import _deal_calls
+
+    base = model.predict_proba(test.masks, test.seats)
+    table = _deal_calls(base, test.deal, test.seats, model.call_rules_)
+    cond = model.predict_proba(test.masks, test.seats, earlier_calls=table)
+    return [
+        score_row("unconditioned", best_calls(base, rules).call, test.playout, rules),
+        score_row("conditioned", best_calls(cond, rules).call, test.playout, rules),
+    ]
+
+
+def evaluate_model(
+    rules: str | Ruleset,
+    data_dir: str | Path,
+    *,
+    model: BidModel | None = None,
+    models_dir: str | Path | None = None,
+    out_dir: str | Path | None = None,
+    mc_hands: int = 0,
+    mc_layouts: int = 200,
+    learning_fractions: Sequence[float] | None = (0.125, 0.25, 0.5, 1.0),
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> EvaluationReport:
+    """Evaluate the model of ``rules``' profile on the held-out split under ``rules``.
+
+    ``model`` defaults to the shipped one (``models_dir``). PNGs and ``evaluation-<rules>.json``
+    go to ``out_dir`` when given. ``mc_hands`` > 0 adds the Monte Carlo table on that many
+    held-out hands; ``learning_fractions=None`` skips the learning curve (which refits models on
+    subsets of the training split with the model's parameters).
+    """
+    from callbreak_lab import data as data_mod
+
+    say = progress or (lambda _msg: None)
+    ruleset = _rules(rules)
+    profile = data_mod.profile_of(ruleset)
+    bid_model = model if model is not None else load_model(ruleset, models_dir)
+    test = flatten(data_mod.load(profile, data_dir, split="test"))
+    if len(test) == 0:
+        raise ModelError(f"the test split of {profile} in {data_dir} is empty")
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    proba = bid_model.predict_proba(test.masks, test.seats)
+    floor = bid_model.predict_floor_proba(test.masks, test.seats)
+    report = EvaluationReport(
+        profile=profile,
+        rules=ruleset.name,
+        test_hands=len(test),
+        playout_table=caller_table(test, ruleset, bid_model, test.playout),
+        floor_table=caller_table(test, ruleset, bid_model, test.dd),
+        log_loss={"playout": log_loss(proba, test.playout), "floor": log_loss(floor, test.dd)},
+        conditioning=conditioning_rows(bid_model, test, ruleset),
+    )
+    seconds["tables"] = time.perf_counter() - t0
+    if mc_hands > 0:
+        say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
+        t0 = time.perf_counter()
+        rows = np.random.default_rng(seed).choice(
+            len(test), min(mc_hands, len(test)), replace=False
+        )
+        sub = test.take(np.sort(rows))
+        dists = np.array(
+            [
+                mc_distribution(int(m), int(s), ruleset, mc_layouts, seed + i)
+                for i, (m, s) in enumerate(zip(sub.masks, sub.seats, strict=True))
+            ]
+        )
+        table = caller_table(sub, ruleset, bid_model, sub.playout)
+        mc_calls = best_calls(dists, ruleset).call
+        table.insert(1, score_row("monte_carlo", mc_calls, sub.playout, ruleset))
+        report.mc_table = table
+        model_calls = best_calls(bid_model.predict_proba(sub.masks, sub.seats), ruleset).call
+        diff = (
+            call_scores(model_calls, sub.playout, ruleset)
+            - call_scores(mc_calls, sub.playout, ruleset)
+        ) / 10.0
+        report.mc_gap = {
+            "model_minus_mc": float(diff.mean()),
+            "se": float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else float("nan"),
+            "mc_log_loss": log_loss(np.clip(dists, 1e-15, 1), sub.playout),
+            "model_log_loss": log_loss(bid_model.predict_proba(sub.masks, sub.seats), sub.playout),
+        }
+        seconds["monte_carlo"] = time.perf_counter() - t0
+    if learning_fractions:
+        say("learning curve")
+        t0 = time.perf_counter()
+        train = flatten(data_mod.load(profile, data_dir, split="train"))
+        report.learning = learning_curve(
+            train, test, ruleset, learning_fractions, seed, **bid_model.get_params()
+        )
+        seconds["learning_curve"] = time.perf_counter() - t0
+    report.seconds = seconds
+    if out_dir is not None:
+        out = Path(out_dir)
+        tag = ruleset.name.replace("+", "_")
+        report.files["calibration_png"] = str(
+            plot_calibration(
+                proba, test.playout, out / f"calibration-{tag}.png",
+                title=f"{profile}: reliability of P(play-out tricks ≥ c)",
+            )
+        )  # fmt: skip
+        if report.learning:
+            report.files["learning_curve_png"] = str(
+                plot_learning_curve(
+                    report.learning, out / f"learning-curve-{tag}.png",
+                    title=f"{profile} under {ruleset.name}: held-out score vs training size",
+                )
+            )  # fmt: skip
+        json_path = out / f"evaluation-{tag}.json"
+        json_path.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+        report.files["json"] = str(json_path)
+    return report

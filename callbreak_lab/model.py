@@ -1,0 +1,771 @@
+"""The bid model: a calibrated distribution of a seat's tricks, and the call it implies.
+
+:class:`BidModel` is a scikit-learn estimator trained on solved deals. For a hand (52-bit mask)
+and its seat it forecasts two distributions over ``0..13`` tricks (always 14 columns; classes
+missing from training get probability 0):
+
+* :meth:`BidModel.predict_proba`: the seat's tricks in the **self-interested play-out** (the
+  forecast; the main target), and
+* :meth:`BidModel.predict_floor_proba`: its **double-dummy value** (tricks it can guarantee
+  against three opponents playing together: the floor).
+
+:func:`recommend_call` / :func:`recommend_calls` turn the forecast into the call with the best
+expected score under a ruleset (via :func:`callbreak_lab.calls.best_call`). One model per
+legal-card profile (``modern``, ``strict``, ``online``, ``home_pagat``) ships under ``models/``;
+:func:`load_model` finds it (``$CALLBREAK_LAB_MODELS`` or the repository's ``models/``), checks
+its JSON model card and caches it. :func:`save_model` writes both files atomically.
+
+Learners (``learner=``): ``"hgb"`` (histogram gradient boosting, multinomial), ``"logistic"``
+(multinomial logistic regression on standardised features) and ``"ordinal"`` (proportional-odds
+cumulative logit). ``calibration="temperature"`` rescales log-probabilities by one temperature
+fitted on out-of-fold predictions (cheap at predict time); ``"sigmoid"``/``"isotonic"`` use
+``CalibratedClassifierCV``. ``condition_on_calls=True`` adds a second play-out head that also
+sees the calls already made by earlier seats (at training time: the first head's out-of-fold
+calls for the other hands of the same deal).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import platform
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from sklearn.base import BaseEstimator
+
+from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
+from callbreak_lab.cards import Hand
+from callbreak_lab.features import FEATURE_NAMES, hand_features, mask_of, validate_hands
+from callbreak_lab.rules import RulesError, Ruleset
+
+__all__ = [
+    "CALL_FEATURE_NAMES",
+    "MODELS_ENV",
+    "N_TRICKS",
+    "PROFILES",
+    "BidModel",
+    "ModelError",
+    "Recommendation",
+    "call_features",
+    "default_models_dir",
+    "load_model",
+    "model_paths",
+    "profile_of",
+    "recommend_call",
+    "recommend_calls",
+    "save_model",
+]
+
+N_TRICKS = 14
+PROFILES = ("modern", "strict", "online", "home_pagat")
+MODELS_ENV = "CALLBREAK_LAB_MODELS"
+CARD_FORMAT = 1
+#: extra columns of the call-conditioned head (calls of the seats before this one)
+CALL_FEATURE_NAMES = ("prev_calls_n", "prev_calls_sum", "prev_calls_max")
+#: preset whose scoring and call range produce the conditioning calls of each profile
+_CALL_PRESET = {"modern": "modern", "strict": "strict", "online": "online", "home_pagat": "pagat"}
+_LEARNERS = ("hgb", "logistic", "ordinal")
+_CALIBRATIONS = ("none", "temperature")
+
+
+class ModelError(ValueError):
+    """A model that cannot be trained, used or loaded (bad input, missing or mismatched files)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Profiles
+# ---------------------------------------------------------------------------------------------
+
+_FLAGS_TO_PROFILE = {(1, 0, 0): "modern", (1, 0, 1): "strict", (1, 1, 0): "online"}
+
+
+def profile_of(profile_or_rules: str | Ruleset) -> str:
+    """The legal-card profile of a profile name, preset name (with variations) or ruleset.
+
+    Play (and so every solved number) depends only on the legal-card switches; presets sharing
+    them share a model. ``home`` and ``pagat`` map to ``home_pagat``.
+    """
+    if isinstance(profile_or_rules, str) and profile_or_rules.strip().lower() in PROFILES:
+        return profile_or_rules.strip().lower()
+    try:
+        rules = _rules_of(profile_or_rules)
+    except RulesError as exc:
+        raise ModelError(f"{exc}; or give a profile ({', '.join(PROFILES)})") from None
+    flags = rules.kernel_flags()
+    if flags in _FLAGS_TO_PROFILE:
+        return _FLAGS_TO_PROFILE[flags]
+    if flags == (0, 1, 0):
+        return "home_pagat"
+    raise ModelError(
+        f"no bid model for ruleset {rules.name!r}: its legal-card switches "
+        f"(must_beat={rules.must_beat}, void_rule={rules.void_rule}, "
+        f"first_trick_spade_ban={rules.first_trick_spade_ban}) match no profile "
+        f"({', '.join(PROFILES)})"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Learners
+# ---------------------------------------------------------------------------------------------
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+class OrdinalLogit(BaseEstimator):
+    """Proportional-odds model ``P(y <= k | x) = sigmoid(theta_k - x @ beta)`` for ``y`` in 0..13.
+
+    Features are standardised; ``alpha`` is the L2 penalty on ``beta`` (per sample). Thresholds
+    are kept ordered by fitting their log increments.
+    """
+
+    def __init__(self, alpha: float = 1e-4, max_iter: int = 500) -> None:
+        self.alpha = alpha
+        self.max_iter = max_iter
+
+    def fit(self, x: np.ndarray, y: np.ndarray) -> OrdinalLogit:
+        from scipy.optimize import minimize
+
+        x = np.asarray(x, dtype=np.float64)
+        y = np.asarray(y, dtype=np.int64)
+        self.mean_ = x.mean(axis=0)
+        self.scale_ = np.where(x.std(axis=0) > 0, x.std(axis=0), 1.0)
+        z = (x - self.mean_) / self.scale_
+        n, d = z.shape
+        k = N_TRICKS - 1  # thresholds theta_0..theta_12
+
+        def unpack(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            beta, t0, logs = w[:d], w[d], w[d + 1 :]
+            steps = np.exp(logs)
+            theta = t0 + np.concatenate([[0.0], np.cumsum(steps)])
+            return beta, theta, steps
+
+        def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+            beta, theta, steps = unpack(w)
+            eta = z @ beta
+            ext = np.concatenate([[-np.inf], theta, [np.inf]])  # index y+1 is theta_y
+            up = _sigmoid(ext[y + 1] - eta)
+            lo = _sigmoid(ext[y] - eta)
+            p = np.maximum(up - lo, 1e-12)
+            f_up = up * (1 - up)
+            f_lo = lo * (1 - lo)
+            nll = -np.log(p).sum() / n + 0.5 * self.alpha * beta @ beta
+            g_eta = (f_up - f_lo) / p  # d(-log p)/d eta
+            g_theta = np.zeros(k)
+            up_idx = y < k
+            np.add.at(g_theta, y[up_idx], -f_up[up_idx] / p[up_idx])
+            lo_idx = y > 0
+            np.add.at(g_theta, y[lo_idx] - 1, f_lo[lo_idx] / p[lo_idx])
+            g_beta = z.T @ g_eta / n + self.alpha * beta
+            g_theta /= n
+            tail = np.cumsum(g_theta[::-1])[::-1]  # sum over thresholds >= j
+            grad = np.concatenate([g_beta, [g_theta.sum()], steps * tail[1:]])
+            return float(nll), grad
+
+        w0 = np.concatenate([np.zeros(d), [-6.0], np.zeros(k - 1)])
+        res = minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": self.max_iter})
+        self.coef_, self.thresholds_, _ = unpack(res.x)
+        self.classes_ = np.arange(N_TRICKS)
+        return self
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        eta = ((np.asarray(x, dtype=np.float64) - self.mean_) / self.scale_) @ self.coef_
+        cum = _sigmoid(self.thresholds_[None, :] - eta[:, None])
+        cum = np.concatenate([np.zeros((len(eta), 1)), cum, np.ones((len(eta), 1))], axis=1)
+        return np.diff(cum, axis=1)
+
+
+def _make_learner(model: BidModel) -> Any:
+    if model.learner == "hgb":
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        return HistGradientBoostingClassifier(
+            learning_rate=model.learning_rate,
+            max_iter=model.max_iter,
+            max_leaf_nodes=model.max_leaf_nodes,
+            min_samples_leaf=model.min_samples_leaf,
+            l2_regularization=model.l2_regularization,
+            early_stopping=False,
+            random_state=model.random_state,
+        )
+    if model.learner == "logistic":
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        return make_pipeline(StandardScaler(), LogisticRegression(C=model.C, max_iter=3000))
+    return OrdinalLogit(alpha=1.0 / (model.C * 1000.0))
+
+
+def _full_proba(est: Any, x: np.ndarray) -> np.ndarray:
+    """``est.predict_proba`` spread into 14 columns (classes never seen get 0)."""
+    p = est.predict_proba(x)
+    classes = np.asarray(est.classes_, dtype=np.int64)
+    if p.shape[1] == N_TRICKS and np.array_equal(classes, np.arange(N_TRICKS)):
+        return p
+    out = np.zeros((p.shape[0], N_TRICKS), dtype=np.float64)
+    out[:, classes] = p
+    return out
+
+
+def _temper(p: np.ndarray, temperature: float) -> np.ndarray:
+    """Rescale log-probabilities by ``1 / temperature`` and renormalise (zeros stay zero)."""
+    if temperature == 1.0:
+        return p
+    with np.errstate(divide="ignore"):
+        logp = np.log(p) / temperature
+    logp -= logp.max(axis=1, keepdims=True)
+    q = np.exp(logp)
+    return q / q.sum(axis=1, keepdims=True)
+
+
+def _fit_temperature(p: np.ndarray, y: np.ndarray) -> float:
+    """The temperature minimising the log loss of out-of-fold probabilities ``p``."""
+    from scipy.optimize import minimize_scalar
+
+    rows = np.arange(len(y))
+
+    def nll(log_t: float) -> float:
+        q = _temper(p, float(np.exp(log_t)))
+        return float(-np.log(np.maximum(q[rows, y], 1e-12)).mean())
+
+    res = minimize_scalar(nll, bounds=(-1.5, 1.5), method="bounded")
+    return float(np.exp(res.x))
+
+
+@dataclass
+class _Head:
+    """One fitted distribution: an estimator plus its temperature."""
+
+    estimator: Any
+    temperature: float = 1.0
+
+    def proba(self, x: np.ndarray) -> np.ndarray:
+        return _temper(_full_proba(self.estimator, x), self.temperature)
+
+
+def _oof_proba(model: BidModel, x: np.ndarray, y: np.ndarray, folds: int) -> np.ndarray:
+    """Out-of-fold 14-column probabilities of a fresh learner (stratified-free K-fold)."""
+    from sklearn.model_selection import KFold
+
+    out = np.zeros((len(y), N_TRICKS))
+    kf = KFold(n_splits=folds, shuffle=True, random_state=model.random_state)
+    for train, test in kf.split(x):
+        est = _make_learner(model).fit(x[train], y[train])
+        out[test] = _full_proba(est, x[test])
+    return out
+
+
+def _fit_head(model: BidModel, x: np.ndarray, y: np.ndarray) -> tuple[_Head, np.ndarray | None]:
+    """Fit one head; returns it and (when computed) its out-of-fold probabilities."""
+    cal = model.calibration
+    oof = _oof_proba(model, x, y, model.cv) if cal == "temperature" else None
+    head = _Head(_make_learner(model).fit(x, y))
+    if oof is not None:
+        head.temperature = _fit_temperature(oof, y)
+        oof = _temper(oof, head.temperature)
+    return head, oof
+
+
+# ---------------------------------------------------------------------------------------------
+# Call conditioning
+# ---------------------------------------------------------------------------------------------
+
+
+def call_features(
+    seats: np.ndarray, earlier_calls: Sequence[Sequence[int]] | np.ndarray
+) -> np.ndarray:
+    """``(n, 3)`` columns :data:`CALL_FEATURE_NAMES` from the calls of the seats before each hand.
+
+    ``earlier_calls`` is ``(n, 4)`` with the calls of seats 0..3 (entries at or after a hand's own
+    seat are ignored), or a list of per-hand sequences of the earlier seats' calls in seat order.
+    """
+    n = len(seats)
+    out = np.zeros((n, len(CALL_FEATURE_NAMES)), dtype=np.float32)
+    arr = earlier_calls if isinstance(earlier_calls, np.ndarray) else None
+    for i in range(n):
+        s = int(seats[i])
+        prev = arr[i, :s] if arr is not None else np.asarray(earlier_calls[i], dtype=np.int64)
+        if arr is None and len(prev) != s:
+            raise ModelError(
+                f"hand {i} sits in seat {s}, so {s} earlier call(s) are needed, got {len(prev)}"
+            )
+        if len(prev):
+            out[i] = (len(prev), prev.sum(), prev.max())
+    return out
+
+
+def _deal_calls(
+    dists: np.ndarray, deal_index: np.ndarray, seats: np.ndarray, rules: Ruleset
+) -> np.ndarray:
+    """``(n, 4)``: for each hand, the calls (from ``dists``) of all four seats of its deal."""
+    calls = best_calls(dists, rules).call
+    _, inverse = np.unique(deal_index, return_inverse=True)
+    table = np.zeros((inverse.max() + 1 if len(inverse) else 0, 4), dtype=np.int64)
+    table[inverse, seats] = calls
+    return table[inverse]
+
+
+# ---------------------------------------------------------------------------------------------
+# The estimator
+# ---------------------------------------------------------------------------------------------
+
+
+class BidModel(BaseEstimator):
+    """Distribution of a seat's play-out tricks (and of its guaranteed tricks) from its hand.
+
+    ``fit(masks, seats, playout_tricks, dd_tricks)``; ``predict_proba(masks, seats)`` -> (n, 14).
+    Parameters are the learner's knobs plus ``profile`` (the legal-card profile the data came
+    from), ``calibration``, ``cv`` (folds for calibration) and ``random_state``.
+    """
+
+    def __init__(
+        self,
+        profile: str = "modern",
+        learner: str = "hgb",
+        calibration: str = "temperature",
+        condition_on_calls: bool = False,
+        learning_rate: float = 0.05,
+        max_iter: int = 200,
+        max_leaf_nodes: int = 15,
+        min_samples_leaf: int = 40,
+        l2_regularization: float = 1.0,
+        C: float = 1.0,
+        cv: int = 3,
+        random_state: int = 0,
+    ) -> None:
+        self.profile = profile
+        self.learner = learner
+        self.calibration = calibration
+        self.condition_on_calls = condition_on_calls
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.C = C
+        self.cv = cv
+        self.random_state = random_state
+
+    # --- fitting ----------------------------------------------------------------------------
+    def _check_params(self) -> None:
+        if self.profile not in PROFILES:
+            raise ModelError(f"unknown profile {self.profile!r} (profiles: {', '.join(PROFILES)})")
+        if self.learner not in _LEARNERS:
+            raise ModelError(f"unknown learner {self.learner!r} (one of {', '.join(_LEARNERS)})")
+        if self.calibration not in _CALIBRATIONS:
+            raise ModelError(
+                f"unknown calibration {self.calibration!r} (one of {', '.join(_CALIBRATIONS)})"
+            )
+
+    def fit(
+        self,
+        masks: npt.ArrayLike,
+        seats: npt.ArrayLike,
+        playout_tricks: npt.ArrayLike,
+        dd_tricks: npt.ArrayLike,
+        deal_index: npt.ArrayLike | None = None,
+    ) -> BidModel:
+        """Train on hands ``masks`` in ``seats`` with their play-out and double-dummy tricks.
+
+        ``deal_index`` (same length; equal values = same deal) is needed only with
+        ``condition_on_calls=True``, to find the other hands of each deal.
+        """
+        self._check_params()
+        x = self._features(masks, seats)
+        y = _tricks(playout_tricks, "playout_tricks", len(x))
+        y_dd = _tricks(dd_tricks, "dd_tricks", len(x))
+        if len(x) < 2 * self.cv:
+            raise ModelError(f"need at least {2 * self.cv} training hands, got {len(x)}")
+        self.playout_, oof = _fit_head(self, x, y)
+        self.floor_, _ = _fit_head(self, x, y_dd)
+        self.conditioned_: _Head | None = None
+        if self.condition_on_calls:
+            if deal_index is None:
+                raise ModelError("condition_on_calls=True needs deal_index to group hands by deal")
+            didx = np.asarray(deal_index)
+            if didx.shape != y.shape:
+                raise ModelError(f"deal_index shape {didx.shape} does not match {y.shape}")
+            if oof is None:
+                oof = _oof_proba(self, x, y, self.cv)
+            seat_arr = x[:, FEATURE_NAMES.index("seat_0") :][:, :4].argmax(axis=1)
+            table = _deal_calls(oof, didx, seat_arr, self.call_rules_)
+            xc = np.hstack([x, call_features(seat_arr, table)])
+            self.conditioned_, _ = _fit_head(self, xc, y)
+        self.n_train_ = len(x)
+        self.classes_ = np.arange(N_TRICKS)
+        return self
+
+    @property
+    def call_rules_(self) -> Ruleset:
+        """Ruleset whose calls the conditioned head sees (the profile's canonical preset)."""
+        return Ruleset.preset(_CALL_PRESET[self.profile])
+
+    @property
+    def feature_names_(self) -> tuple[str, ...]:
+        """Column names of the inputs the heads see (hand features, then call features)."""
+        extra = CALL_FEATURE_NAMES if self.condition_on_calls else ()
+        return (*FEATURE_NAMES, *extra)
+
+    # --- prediction -------------------------------------------------------------------------
+    @staticmethod
+    def _features(masks: npt.ArrayLike, seats: npt.ArrayLike | None) -> np.ndarray:
+        try:
+            return hand_features(masks, seats).astype(np.float64)
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "playout_"):
+            raise ModelError("this BidModel is not fitted yet: call fit() or load_model()")
+
+    def predict_proba(
+        self,
+        masks: npt.ArrayLike,
+        seats: npt.ArrayLike | None = None,
+        earlier_calls: Sequence[Sequence[int]] | np.ndarray | None = None,
+    ) -> np.ndarray:
+        """``(n, 14)`` distribution of each hand's play-out tricks 0..13 (rows sum to 1).
+
+        With ``earlier_calls`` (see :func:`call_features`) a call-conditioned model uses the calls
+        of the seats before each hand; without them (or for an unconditioned model) it ignores them.
+        """
+        self._check_fitted()
+        x = self._features(masks, seats)
+        if earlier_calls is not None and self.conditioned_ is not None:
+            seat_arr = validate_hands(masks, seats)[1]
+            return self.conditioned_.proba(np.hstack([x, call_features(seat_arr, earlier_calls)]))
+        return self.playout_.proba(x)
+
+    def predict_floor_proba(
+        self, masks: npt.ArrayLike, seats: npt.ArrayLike | None = None
+    ) -> np.ndarray:
+        """``(n, 14)`` distribution of each hand's guaranteed (double-dummy) tricks: the floor."""
+        self._check_fitted()
+        return self.floor_.proba(self._features(masks, seats))
+
+    def predict(self, masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> np.ndarray:
+        """Most likely play-out trick count of each hand."""
+        return self.predict_proba(masks, seats).argmax(axis=1)
+
+    def expected_tricks(
+        self, masks: npt.ArrayLike, seats: npt.ArrayLike | None = None
+    ) -> np.ndarray:
+        """Mean of the play-out distribution of each hand."""
+        return self.predict_proba(masks, seats) @ np.arange(N_TRICKS)
+
+
+def _tricks(values: npt.ArrayLike, name: str, n: int) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.shape != (n,):
+        raise ModelError(f"{name} must have shape ({n},) like the hands, got {arr.shape}")
+    if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0 or arr.max() > 13):
+        raise ModelError(f"{name} must be integer trick counts 0..13")
+    return arr.astype(np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Persistence: joblib file + JSON model card
+# ---------------------------------------------------------------------------------------------
+
+
+def default_models_dir() -> Path:
+    """``$CALLBREAK_LAB_MODELS`` if set, else ``models/`` beside the package (never the CWD)."""
+    env = os.environ.get(MODELS_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    return Path(__file__).resolve().parent.parent / "models"
+
+
+def model_paths(profile: str, models_dir: str | Path | None = None) -> tuple[Path, Path]:
+    """``(model file, card file)`` of a profile's model: ``bid_<profile>.joblib`` / ``.json``."""
+    base = Path(models_dir) if models_dir is not None else default_models_dir()
+    return base / f"bid_{profile}.joblib", base / f"bid_{profile}.json"
+
+
+def _sklearn_minor() -> str:
+    import sklearn
+
+    return ".".join(sklearn.__version__.split(".")[:2])
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _atomic_write(path: Path, write: Any) -> None:
+    """Write through ``write(file)`` into a temp file beside ``path``, then ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def save_model(
+    model: BidModel,
+    models_dir: str | Path | None = None,
+    *,
+    dataset_hash: str | None = None,
+    metrics: Mapping[str, Any] | None = None,
+) -> tuple[Path, Path]:
+    """Persist a fitted model and its JSON card; returns their paths.
+
+    The card records library versions, feature names, profile, the dataset hash (from the data
+    card), the training size, the metrics given and the model file's SHA-256.
+    """
+    import joblib
+    import sklearn
+
+    model._check_fitted()
+    model_path, card_path = model_paths(model.profile, models_dir)
+    _atomic_write(model_path, lambda f: joblib.dump(model, f, compress=3))
+    card = {
+        "format": CARD_FORMAT,
+        "kind": "callbreak_lab.BidModel",
+        "profile": model.profile,
+        "feature_names": list(model.feature_names_),
+        "params": model.get_params(),
+        "temperatures": {
+            "playout": model.playout_.temperature,
+            "floor": model.floor_.temperature,
+        },
+        "sklearn": sklearn.__version__,
+        "numpy": np.__version__,
+        "python": platform.python_version(),
+        "dataset_hash": dataset_hash,
+        "training_size": int(model.n_train_),
+        "metrics": dict(metrics or {}),
+        "model_file": model_path.name,
+        "model_sha256": _sha256(model_path),
+    }
+    text = json.dumps(card, indent=2, sort_keys=True, default=_json_default) + "\n"
+    _atomic_write(card_path, lambda f: f.write(text.encode()))
+    return model_path, card_path
+
+
+def _json_default(obj: object) -> object:
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def read_card(profile: str, models_dir: str | Path | None = None) -> dict[str, Any]:
+    """The parsed JSON model card of a profile's model (raises :class:`ModelError`)."""
+    _, card_path = model_paths(profile, models_dir)
+    if not card_path.is_file():
+        raise ModelError(f"model card {card_path} is missing (run `make models` to rebuild)")
+    try:
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"model card {card_path} is not valid JSON: {exc}") from None
+    if not isinstance(card, dict):
+        raise ModelError(f"model card {card_path} must hold a JSON object")
+    return card
+
+
+def _check_card(card: dict[str, Any], profile: str, card_path: Path) -> None:
+    problems = []
+    if card.get("format") != CARD_FORMAT:
+        problems.append(f"card format {card.get('format')!r} (expected {CARD_FORMAT})")
+    if card.get("profile") != profile:
+        problems.append(f"profile {card.get('profile')!r} (expected {profile!r})")
+    names = card.get("feature_names")
+    if not isinstance(names, list) or names[: len(FEATURE_NAMES)] != list(FEATURE_NAMES):
+        problems.append("feature names differ from callbreak_lab.features.FEATURE_NAMES")
+    elif names[len(FEATURE_NAMES) :] not in ([], list(CALL_FEATURE_NAMES)):
+        problems.append(f"unknown extra features {names[len(FEATURE_NAMES) :]}")
+    sk = str(card.get("sklearn", ""))
+    if ".".join(sk.split(".")[:2]) != _sklearn_minor():
+        problems.append(f"trained with scikit-learn {sk or '?'}, running {_sklearn_minor()}")
+    if problems:
+        raise ModelError(
+            f"model card {card_path} does not match: "
+            + "; ".join(problems)
+            + " (retrain with `make models`)"
+        )
+
+
+_LOADED: dict[tuple[str, str], BidModel] = {}
+_LOCK = threading.Lock()
+
+
+def load_model(
+    profile_or_preset: str | Ruleset = "modern",
+    models_dir: str | Path | None = None,
+    *,
+    cache: bool = True,
+) -> BidModel:
+    """The shipped model of a profile (or of a preset's profile), checked against its card.
+
+    Cached in-process per (directory, profile). Missing files, a card that does not match (format,
+    profile, feature names, scikit-learn major.minor) or a damaged file raise :class:`ModelError`.
+    """
+    import joblib
+
+    profile = profile_of(profile_or_preset)
+    model_path, card_path = model_paths(profile, models_dir)
+    key = (str(model_path.parent.resolve()), profile)
+    if cache and key in _LOADED:
+        return _LOADED[key]
+    with _LOCK:
+        if cache and key in _LOADED:
+            return _LOADED[key]
+        if not model_path.is_file():
+            raise ModelError(f"no model for profile {profile!r}: {model_path} is missing "
+                             f"(set ${MODELS_ENV} or run `make models`)")  # fmt: skip
+        card = read_card(profile, models_dir)
+        _check_card(card, profile, card_path)
+        if card.get("model_sha256") != _sha256(model_path):
+            raise ModelError(
+                f"model file {model_path} does not match its card (truncated, damaged or "
+                "replaced); retrain with `make models`"
+            )
+        try:
+            model = joblib.load(model_path)
+        except Exception as exc:  # unpickling a damaged file can raise almost anything
+            raise ModelError(f"model file {model_path} cannot be loaded: {exc!r}") from None
+        if not isinstance(model, BidModel) or not hasattr(model, "playout_"):
+            raise ModelError(f"model file {model_path} does not hold a fitted BidModel")
+        if model.profile != profile or list(model.feature_names_) != card["feature_names"]:
+            raise ModelError(f"model file {model_path} does not match its card {card_path}")
+        if cache:
+            _LOADED[key] = model
+        return model
+
+
+# ---------------------------------------------------------------------------------------------
+# Recommendations
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The suggested call for one hand: ``advice`` (call, expected scores in tenths and make
+    probabilities of every legal call, the play-out distribution) plus the floor distribution."""
+
+    hand: Hand
+    seat: int
+    rules: Ruleset
+    advice: CallAdvice
+    floor: np.ndarray
+
+    @property
+    def call(self) -> int:
+        """The call with the best expected score (ties -> lower call)."""
+        return self.advice.call
+
+    @property
+    def distribution(self) -> np.ndarray:
+        """P(play-out tricks = t) for t = 0..13."""
+        return self.advice.dist
+
+    @property
+    def expected(self) -> dict[int, float]:
+        """``{call: expected score in points}`` for every legal call."""
+        return {
+            int(c): float(e) / 10
+            for c, e in zip(self.advice.calls, self.advice.expected, strict=True)
+        }
+
+    @property
+    def make_probability(self) -> dict[int, float]:
+        """``{call: P(the call is made)}`` for every legal call."""
+        return {
+            int(c): float(p) for c, p in zip(self.advice.calls, self.advice.make_prob, strict=True)
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able summary (scores in points)."""
+        return {
+            "hand": str(self.hand),
+            "seat": self.seat,
+            "rules": self.rules.name,
+            "call": self.call,
+            "expected": {str(c): round(v, 4) for c, v in self.expected.items()},
+            "make_probability": {str(c): round(v, 4) for c, v in self.make_probability.items()},
+            "distribution": [round(float(p), 6) for p in self.distribution],
+            "floor": [round(float(p), 6) for p in self.floor],
+        }
+
+
+def _rules_of(rules: str | Ruleset) -> Ruleset:
+    return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+
+
+def _rules(rules: str | Ruleset) -> Ruleset:
+    try:
+        return _rules_of(rules)
+    except RulesError as exc:
+        raise ModelError(str(exc)) from None
+
+
+def recommend_call(
+    hand: Hand | str | int,
+    seat: int = 0,
+    rules: str | Ruleset = "modern",
+    *,
+    model: BidModel | None = None,
+    earlier_calls: Sequence[int] | None = None,
+) -> Recommendation:
+    """The call maximising expected score for ``hand`` in ``seat`` under ``rules``.
+
+    Uses the shipped model of the ruleset's profile unless ``model`` is given. ``earlier_calls``
+    (the calls of seats ``0..seat-1``) are used only by a call-conditioned model.
+    """
+    ruleset = _rules(rules)
+    try:
+        parsed = (
+            hand
+            if isinstance(hand, Hand)
+            else Hand(hand)
+            if isinstance(hand, int)
+            else Hand.parse(hand)
+        )
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
+    if not isinstance(seat, int | np.integer) or not 0 <= int(seat) <= 3:
+        raise ModelError(f"seat must be 0..3, got {seat!r}")
+    bid_model = model if model is not None else load_model(ruleset)
+    masks = np.array([mask_of(parsed)], dtype=np.uint64)
+    seats = np.array([int(seat)])
+    prev = None if earlier_calls is None else [list(earlier_calls)]
+    dist = bid_model.predict_proba(masks, seats, prev)[0]
+    floor = bid_model.predict_floor_proba(masks, seats)[0]
+    return Recommendation(parsed, int(seat), ruleset, best_call(dist, ruleset), floor)
+
+
+def recommend_calls(
+    masks: npt.ArrayLike,
+    seats: npt.ArrayLike | None,
+    rules: str | Ruleset = "modern",
+    *,
+    model: BidModel | None = None,
+) -> CallAdviceBatch:
+    """Best calls for many hands at once (``.call``, ``.expected``, ``.make_prob``, ``.dist``)."""
+    ruleset = _rules(rules)
+    bid_model = model if model is not None else load_model(ruleset)
+    return best_calls(bid_model.predict_proba(masks, seats), ruleset)
