@@ -212,10 +212,76 @@ def cmd_deal(args: argparse.Namespace) -> Output:
     return Output(str(deal), {"deal": str(deal), "hands": [str(h) for h in deal]})
 
 
+# --- line / analyse -----------------------------------------------------------------------------
+
+
+def _add_line(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "line",
+        parents=[common],
+        help="the annotated double-dummy line (or play-out) of a deal",
+        description="The double-dummy line for --seat from the start of DEAL (or after --plays) "
+        "to the end: each card with every legal card's value for the seat, forced cards and "
+        "why, trick winners and running trick counts. --playout prints the self-interested "
+        "play-out instead (each player plays its best card for itself).",
+    )
+    p.add_argument("deal", help="four dotted hands, seats 0..3, e.g. 'AKQ2.T98.765.432 ...'")
+    p.add_argument("--seat", type=int, default=None, help="the studied seat 0..3")
+    p.add_argument("--plays", default="", help="cards already played (a play record)")
+    p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
+    p.add_argument("--playout", action="store_true", help="the self-interested play-out")
+    p.add_argument("--brief", action="store_true", help="one row per trick, no values")
+    p.set_defaults(run=cmd_line)
+
+
+def cmd_line(args: argparse.Namespace) -> Output:
+    """An annotated line from a deal and optional plays."""
+    from callbreak_lab.game import Position
+    from callbreak_lab.lines import play_line, playout_line
+
+    rules = rules_of(args)
+    pos = Position.replay(Deal.parse(args.deal), args.plays, rules)
+    if pos.is_over:
+        raise ValueError("the plays finish the deal: no card is left to play")
+    if args.playout:
+        if args.seat is not None:
+            raise UsageError("line: --seat and --playout exclude each other")
+        line = playout_line(pos, rules, args.calls)
+    else:
+        if args.seat is None:
+            raise UsageError("line: give --seat 0..3 (or --playout)")
+        line = play_line(pos, args.seat, rules, args.calls)
+    return Output(line.text(detail=not args.brief), line.to_dict())
+
+
+def _add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "analyse",
+        parents=[common],
+        help="review the cards played in a deal against double-dummy defence",
+        description="For each card of --plays: its player's double-dummy value before and "
+        "after it; flags each card that lost a trick, with the better cards, and sums up per "
+        "seat.",
+    )
+    p.add_argument("deal", help="four dotted hands, seats 0..3")
+    p.add_argument("--plays", required=True, help="the cards played (a play record)")
+    p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
+    p.add_argument("--detail", action="store_true", help="every card's values and reasons")
+    p.set_defaults(run=cmd_analyse)
+
+
+def cmd_analyse(args: argparse.Namespace) -> Output:
+    """A review of played cards."""
+    from callbreak_lab.lines import analyse_play
+
+    review = analyse_play(args.deal, args.plays, rules_of(args), args.calls)
+    return Output(review.text(detail=args.detail), review.to_dict())
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
-COMMANDS: list[Adder] = [_add_score, _add_legal, _add_rules, _add_deal]
+COMMANDS: list[Adder] = [_add_score, _add_legal, _add_rules, _add_deal, _add_line, _add_analyse]
 
 
 def build_parser() -> argparse.ArgumentParser:
