@@ -278,10 +278,59 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
     return Output(review.text(detail=args.detail), review.to_dict())
 
 
+# --- generate -------------------------------------------------------------------------------------
+
+
+def _add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    from callbreak_lab.data import add_generate_arguments
+
+    p = sub.add_parser(
+        "generate",
+        parents=[common],
+        help="solve seeded random deals into a dataset (resumable)",
+        description="Solve --n seeded deals of a legal-card profile (modern, strict, online, "
+        "home_pagat; preset names map to their profile) into <out>/<profile>/: every seat's "
+        "guaranteed and play-out tricks. Rerunning resumes; --dask runs on a Dask cluster.",
+    )
+    add_generate_arguments(p)
+    p.set_defaults(run=cmd_generate)
+
+
+def cmd_generate(args: argparse.Namespace) -> Output:
+    """Generate (or resume) a solved-deal dataset."""
+    from callbreak_lab.data import run_generate
+
+    report = run_generate(args)
+    card = report.card
+    text = (
+        f"{card['count']} {card['profile']} deals in {report.directory}: {report.solved} chunks "
+        f"solved, {report.reused} reused, {len(report.replaced)} replaced; "
+        f"{card['content_hash']}"
+    )
+    data = {
+        "directory": str(report.directory),
+        "solved_chunks": report.solved,
+        "reused_chunks": report.reused,
+        "replaced": report.replaced,
+        "seconds": report.seconds,
+        "seconds_per_deal": report.seconds_per_deal,
+        "card": card,
+    }
+    return Output(text, data)
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
-COMMANDS: list[Adder] = [_add_score, _add_legal, _add_rules, _add_deal, _add_line, _add_analyse]
+COMMANDS: list[Adder] = [
+    _add_score,
+    _add_legal,
+    _add_rules,
+    _add_deal,
+    _add_line,
+    _add_analyse,
+    _add_generate,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
