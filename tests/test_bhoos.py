@@ -1,0 +1,170 @@
+"""Bhoos bot-protocol conversion: cards, histories, recorded traffic, errors."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from callbreak_lab import Card, Deal, Position, parse_record, random_player, trick_winner
+from callbreak_lab.bhoos import (
+    BhoosError,
+    WinnerMismatchError,
+    card_to_bhoos,
+    convert_request,
+    history_from_record,
+    parse_bhoos_card,
+    parse_history,
+    read_requests,
+)
+
+PLAY_REQUESTS = Path("/work/shared/clients/bhoos/play_requests.json")
+
+
+@pytest.fixture(scope="module")
+def requests() -> list[dict]:
+    if not PLAY_REQUESTS.exists():
+        pytest.skip("recorded Bhoos traffic not available")
+    return list(read_requests(PLAY_REQUESTS.read_text()))
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [("1S", "AS"), ("1C/0", "AC"), ("TD/0", "TD"), ("2h", "2H"), (" KC ", "KC"), ("9S/12", "9S")],
+)
+def test_parse_card(text: str, card: str) -> None:
+    assert parse_bhoos_card(text) == Card.parse(card)
+
+
+@pytest.mark.parametrize("text", ["AS", "10S", "1X", "S1", "1S/", "1S/a", "", "11S", 5, None])
+def test_parse_card_rejects(text: object) -> None:
+    with pytest.raises(BhoosError, match="Bhoos card"):
+        parse_bhoos_card(text)
+
+
+def test_card_round_trip() -> None:
+    for c in range(52):
+        card = Card(c)
+        assert parse_bhoos_card(card_to_bhoos(card)) == card
+        assert parse_bhoos_card(card_to_bhoos(card, suffix=False)) == card
+    assert card_to_bhoos("AS") == "1S/0"
+    assert card_to_bhoos("TD", suffix=False) == "TD"
+
+
+def test_recorded_traffic(requests: list[dict]) -> None:
+    assert len(requests) == 61
+    tricks_seen = 0
+    for req in requests:
+        game = convert_request(req)
+        for t in game.tricks:  # winner index = the online rules' trick winner
+            assert t.winner == (t.start + trick_winner(t.cards)) % 4
+            tricks_seen += 1
+        # round trips: protocol history and the play record
+        assert parse_history(game.history()) == list(game.tricks)
+        assert [list(x) for x in game.history()] == [list(h) for h in req["history"]]
+        assert parse_record(game.record) == game.cards
+        assert len(game.cards) == 4 * len(game.tricks) + len(req["played"])
+        # the requesting bot is next to play, and its own plays were legal under online
+        assert game.me == req["playerIds"].index(req["playerId"])
+        leader = game.tricks[-1].winner if game.tricks else game.first_start
+        assert (leader + len(game.played)) % 4 == game.me
+        game.check_own_plays("online")
+        hand = game.original_hand()
+        assert hand is not None and len(hand) == 13
+        # seat mapping: deal seat 0 led the first trick
+        assert game.seat_of(game.first_start) == 0
+        assert all(game.index_of(game.seat_of(i)) == i for i in range(4))
+        assert sorted(game.seat_map.values()) == [0, 1, 2, 3]
+    assert tricks_seen > 100
+
+
+def test_known_request(requests: list[dict]) -> None:
+    game = convert_request(requests[1])
+    assert game.first_start == 1
+    assert game.record == "AC 2C 5C QC | JC 4C 7S"
+    assert game.seat_of(1) == 0 and game.seat_of(0) == 3
+    assert game.my_seat == 3
+
+
+def test_history_from_played_deal_round_trips() -> None:
+    pos = Position(Deal.random(11), "online")
+    policy = random_player(4)
+    while not pos.is_over:
+        pos.play(policy(pos))
+    cards = parse_record(pos.record())
+    for first in range(4):
+        history = history_from_record(cards, first)
+        tricks = parse_history(history)
+        assert [c for t in tricks for c in t.cards] == cards
+        assert [(t.winner - first) % 4 for t in tricks] == [t.winner for t in pos.tricks]
+        game = convert_request({"history": history, "played": []})
+        assert game.record == pos.record()
+        assert parse_history(game.history(suffix=False)) == tricks
+
+
+def _history() -> list:
+    return [[1, ["5S/0", "9S/0", "QS/0", "6S/0"], 3], [3, ["5C/0", "1C/0", "3C/0", "4C/0"], 0]]
+
+
+def test_winner_mismatch() -> None:
+    h = _history()
+    h[1][2] = 3
+    with pytest.raises(WinnerMismatchError, match=r"trick 2 .*recorded winner index 3.*index 0"):
+        parse_history(h)
+    assert issubclass(WinnerMismatchError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda h: h.append([0, ["2D", "3D"], 0]), "list of 4 cards"),
+        (lambda h: h.append([0, ["2D", "3D", "4D", "5D"]]), r"expected \[start"),
+        (lambda h: h[0].__setitem__(0, 4), "start must be a player index"),
+        (lambda h: h[0].__setitem__(2, "3"), "winner must be a player index"),
+        (lambda h: h[1][1].__setitem__(0, "5S"), "already played in trick 1"),
+        (lambda h: h[1].__setitem__(0, 2), "won the last trick"),
+        (lambda h: h[1][1].__setitem__(2, "XX"), "trick 2: bad Bhoos card 'XX'"),
+    ],
+)
+def test_malformed_history(mutate, message: str) -> None:
+    h = copy.deepcopy(_history())
+    mutate(h)
+    with pytest.raises(BhoosError, match=message):
+        parse_history(h)
+
+
+def test_void_then_follow_is_rejected() -> None:
+    # index 0 discards a heart on a club trick, then plays a club later
+    h = [[0, ["KC", "2H", "3C", "4C"], 0], [0, ["5C", "6C", "7C", "8C"], 3]]
+    with pytest.raises(BhoosError, match="index 1 plays 6C after showing void in clubs"):
+        parse_history(h)
+    assert len(parse_history(h, check_voids=False)) == 2
+
+
+def test_request_errors() -> None:
+    base = {"playerId": "P0", "playerIds": ["P0", "B1", "B2", "B3"], "history": [], "played": []}
+    with pytest.raises(BhoosError, match="playerIds must list 4"):
+        convert_request({**base, "playerIds": ["P0"]})
+    with pytest.raises(BhoosError, match="not in playerIds"):
+        convert_request({**base, "playerId": "zz"})
+    with pytest.raises(BhoosError, match=r"played must list 0\.\.3"):
+        convert_request({**base, "played": ["2C", "3C", "4C", "5C"]})
+    with pytest.raises(BhoosError, match="appears twice"):
+        convert_request({**base, "played": ["2C", "2C/0"]})
+    with pytest.raises(BhoosError, match="held but already played"):
+        convert_request({**base, "played": ["2C"], "cards": ["2C", "3C"]})
+    with pytest.raises(BhoosError, match="turn"):
+        convert_request({**base, "history": _history()[:1]})  # index 3 leads, not P0's turn
+    with pytest.raises(BhoosError, match="JSON object"):
+        convert_request(["not", "a", "dict"])  # type: ignore[arg-type]
+    with pytest.raises(BhoosError, match="history must be a list"):
+        parse_history("1S 2S")
+
+
+def test_read_requests_errors() -> None:
+    assert list(read_requests('{"a": 1}{"b": 2}  \n')) == [{"a": 1}, {"b": 2}]
+    with pytest.raises(BhoosError, match="bad JSON at character"):
+        list(read_requests('{"a": 1}{"b":'))
+    with pytest.raises(BhoosError, match="expected a JSON object"):
+        list(read_requests("[1, 2]"))
