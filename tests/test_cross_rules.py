@@ -22,7 +22,7 @@ from reference.endings import PRESET_SWITCHES, SWITCHES
 from callbreak_lab import rules as cb_rules
 from callbreak_lab.rules import Ruleset
 
-CASES_PER_COMBO = 5000
+CASES_PER_COMBO = 3000
 
 
 def ruleset_for(must_beat: bool, void_rule: str, ban: bool) -> Ruleset:

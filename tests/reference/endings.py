@@ -169,3 +169,75 @@ def random_endings(
     """``count`` endings from a fixed seed (reproducible)."""
     rng = random.Random(seed)
     return [random_ending(rng, must_beat, void_rule, ban, **kwargs) for _ in range(count)]  # type: ignore[arg-type]
+
+
+#: Default weights of the ending sizes for endings of full deals (4-suit hands branch more).
+DEAL_SIZE_WEIGHTS: dict[int, int] = {2: 4, 3: 5, 4: 3}
+
+
+@dataclass(frozen=True)
+class DealEnding:
+    """An ending reached by legally playing the first tricks of a full 13-card deal."""
+
+    deal: tuple[frozenset[int], ...]  # the four 13-card hands at the start
+    record: tuple[int, ...]  # cards played from the start, in order (legal under the switches)
+    ending: Ending  # the position after ``record``
+
+    def deal_text(self) -> str:
+        """Dotted deal text (spades.hearts.diamonds.clubs per seat), as in docs/architecture.md."""
+        return " ".join(_dotted(h) for h in self.deal)
+
+    def record_text(self) -> str:
+        """Play record with ``|`` between tricks."""
+        parts = [ref.card_text(c) for c in self.record]
+        return " | ".join(" ".join(parts[i : i + 4]) for i in range(0, len(parts), 4))
+
+
+def _dotted(hand: frozenset[int]) -> str:
+    ranks = "23456789TJQKA"
+    return ".".join(
+        "".join(
+            ranks[ref.rank(c)] for c in sorted((c for c in hand if ref.suit(c) == s), reverse=True)
+        )
+        for s in (3, 2, 1, 0)
+    )
+
+
+def random_deal_ending(
+    rng: random.Random,
+    must_beat: bool,
+    void_rule: str,
+    ban: bool,
+    *,
+    sizes: dict[int, int] | None = None,
+    node_limit: int = 1500,
+    mid_trick_rate: float = 0.6,
+) -> DealEnding:
+    """Deal 52 cards at random, play random legal cards (reference ``legal``, the ban applied to
+    the first lead) until ``n`` tricks remain, plus 1..3 cards of the next trick with probability
+    ``mid_trick_rate``; while the remaining game tree exceeds ``node_limit`` positions, play on
+    (so big endings shrink instead of being redrawn)."""
+    sizes = sizes or DEAL_SIZE_WEIGHTS
+    n = rng.choices(list(sizes), weights=list(sizes.values()))[0]
+    extra = rng.randint(1, 3) if rng.random() < mid_trick_rate else 0
+    deck = list(range(52))
+    rng.shuffle(deck)
+    deal = tuple(frozenset(deck[13 * s : 13 * (s + 1)]) for s in range(4))
+    hands: ref.Hands = deal
+    trick: list[int] = []
+    leader, first = 0, True
+    record: list[int] = []
+    for _ in range(4 * (13 - n) + extra):
+        mover = ref.to_move(trick, leader)
+        card = rng.choice(sorted(ref.legal(hands[mover], trick, must_beat, void_rule, ban, first)))
+        record.append(card)
+        hands, trick, leader, first, _ = ref.play(hands, trick, leader, first, card)
+    while True:
+        ending = Ending(hands, tuple(trick), leader, first, (must_beat, void_rule, ban))
+        if ending.tree_size(must_beat, void_rule, ban, node_limit) is not None:
+            return DealEnding(deal, tuple(record), ending)
+        # too big for brute force: play on (one more random legal card) and retry
+        mover = ref.to_move(trick, leader)
+        card = rng.choice(sorted(ref.legal(hands[mover], trick, must_beat, void_rule, ban, first)))
+        record.append(card)
+        hands, trick, leader, first, _ = ref.play(hands, trick, leader, first, card)

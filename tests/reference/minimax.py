@@ -152,12 +152,13 @@ def play(
     mover = to_move(trick, leader)
     if card not in hands[mover]:
         raise ValueError(f"seat {mover} does not hold {card_text(card)}")
-    new_hands = tuple(h - {card} if s == mover else h for s, h in enumerate(hands))
+    new_hands = list(hands)
+    new_hands[mover] = hands[mover] - {card}
     new_trick = [*trick, card]
     if len(new_trick) < 4:
-        return new_hands, new_trick, leader, first_trick, None
+        return tuple(new_hands), new_trick, leader, first_trick, None
     won = (leader + winner(new_trick)) % 4
-    return new_hands, [], won, False, won
+    return tuple(new_hands), [], won, False, won
 
 
 def _check_position(hands: Hands, trick: Sequence[int], leader: int) -> None:
