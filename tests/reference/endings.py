@@ -172,7 +172,7 @@ def random_endings(
 
 
 #: Default weights of the ending sizes for endings of full deals (4-suit hands branch more).
-DEAL_SIZE_WEIGHTS: dict[int, int] = {2: 4, 3: 5, 4: 3}
+DEAL_SIZE_WEIGHTS: dict[int, int] = {2: 5, 3: 6, 4: 2}
 
 
 @dataclass(frozen=True)
