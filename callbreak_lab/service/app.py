@@ -23,7 +23,7 @@ from callbreak_lab.service import bot as botlib
 from callbreak_lab.service import botapi, v1
 from callbreak_lab.service.common import FieldError, Service, unprocessable
 from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
-from callbreak_lab.service.pool import JobTimeout
+from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["app", "create_app"]
 
@@ -64,6 +64,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # safety net: a library ValueError not mapped to a field is still the client's input
         return unprocessable((), str(exc))
 
+    @application.exception_handler(JobError)
+    async def _job_error(_: Request, exc: JobError) -> JSONResponse:
+        # a solver job failed on input that passed validation: a bug on our side, said plainly
+        return JSONResponse({"detail": f"internal error in a solver job: {exc}"}, status_code=500)
+
     @application.exception_handler(JobTimeout)
     async def _timeout(_: Request, exc: JobTimeout) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=503)
@@ -73,4 +78,4 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return application
 
 
-app = create_app()
+app = create_app(Settings.from_env())

@@ -81,13 +81,16 @@ def register(app: FastAPI, svc: Service) -> None:
         how = "forced" if legal.bit_count() == 1 else "heuristic"
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         if how == "heuristic" and remaining > _MIN_SEARCH:
-            job = {
-                "state": state.to_job(),
-                "budget": remaining * cfg.bot_budget_fraction,
-                "seed": _seed(cfg.seed, state.hand, state.record),
-            }
+            job = {"state": state.to_job(), "seed": _seed(cfg.seed, state.hand, state.record)}
             try:
-                result = await svc.pool.run("bot_play", job, remaining)
+                result = await svc.pool.run(
+                    "bot_play",
+                    job,
+                    remaining,
+                    budget_key="budget",
+                    budget_fraction=cfg.bot_budget_fraction,
+                    min_budget=_MIN_SEARCH,
+                )
             except (JobTimeout, JobError) as e:
                 how = f"heuristic ({type(e).__name__})"
             else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = ["BodyLimitMiddleware", "Settings"]
@@ -48,6 +48,24 @@ class Settings:
     warmup_timeout: float = 120.0
     #: seed of the bot's layout sampling (decisions are reproducible for a given request)
     seed: int = 20240607
+
+    @classmethod
+    def from_env(cls, prefix: str = "CALLBREAK_SERVICE_") -> Settings:
+        """Defaults overridden by environment variables, e.g. ``CALLBREAK_SERVICE_WORKERS=2``,
+        ``CALLBREAK_SERVICE_SOLVE_TIMEOUT=5`` (field name upper-cased after the prefix)."""
+        changes: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = os.environ.get(prefix + f.name.upper())
+            if raw is None:
+                continue
+            kind = type(getattr(cls(), f.name))
+            try:
+                changes[f.name] = kind(raw)
+            except ValueError:
+                raise ValueError(
+                    f"{prefix}{f.name.upper()}={raw!r} is not a {kind.__name__}"
+                ) from None
+        return cls(**changes)
 
 
 def _reject(size_text: str, limit: int) -> tuple[int, bytes]:

@@ -213,17 +213,35 @@ class WorkerPool:
         fut.cancel()
         return None
 
-    async def run(self, job: str, kwargs: dict[str, Any], timeout: float) -> Any:
+    async def run(
+        self,
+        job: str,
+        kwargs: dict[str, Any],
+        timeout: float,
+        budget_key: str | None = None,
+        budget_fraction: float = 1.0,
+        min_budget: float = 0.0,
+    ) -> Any:
         """Run ``jobs.<job>(**kwargs)`` in a worker within ``timeout`` seconds (queueing
-        included). Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError."""
+        included). Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError.
+
+        With ``budget_key``, the job gets ``kwargs[budget_key]`` = ``budget_fraction`` of the
+        time left once a worker is free (its own soft deadline), and is not started at all
+        (PoolBusy) when that is under ``min_budget`` seconds."""
         self._ensure_started()
         deadline = time.monotonic() + timeout
-        worker = await self._acquire(timeout)
+        worker = await self._acquire(timeout - min_budget)
         if worker is None:
             raise PoolBusy(
                 f"all {self.size} solver workers stayed busy for the whole time bound "
                 f"({timeout:.3g} s); try again later"
             )
+        if budget_key is not None:
+            left = deadline - time.monotonic()
+            if left < min_budget:
+                self._release(worker)
+                raise PoolBusy("no solver worker became free in time")
+            kwargs = {**kwargs, budget_key: left * budget_fraction}
         finished = False
         try:
             worker.conn.send((job, kwargs))

@@ -1,0 +1,186 @@
+"""Load benchmark of the HTTP service: ``/v1/evaluate`` and the bot's ``/play``.
+
+Starts uvicorn on 127.0.0.1 on a free port in a subprocess, waits until ``/hi`` answers (the
+solver workers are warm by then), then drives each endpoint with ``--concurrency`` concurrent
+httpx async clients for ``--duration`` seconds (hard stop), and prints requests per second,
+p50/p99 latency and errors. Traffic goes to 127.0.0.1 only.
+
+    .venv/bin/python benchmarks/service.py                 # 50 clients, 20 s per endpoint
+    .venv/bin/python benchmarks/service.py --duration 5    # quicker
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from callbreak_lab.cards import Deal
+
+PLAY_LOG = Path("/work/shared/clients/bhoos/play_requests.json")
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo (or the platform's processor string)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    """uvicorn serving the app on 127.0.0.1:port (one process; its solver pool inside)."""
+    cmd = [sys.executable, "-m", "uvicorn", "callbreak_lab.service.app:app"]
+    cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
+    return subprocess.Popen(cmd)
+
+
+def wait_ready(base: str, timeout: float = 180.0) -> None:
+    """Poll ``/hi`` until it answers."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/hi", timeout=2).status_code == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError("the server did not become ready")
+
+
+def evaluate_bodies(n: int = 5000, seed: int = 1) -> list[dict[str, Any]]:
+    """Distinct random hands and seats (no two requests need be alike)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        deal = Deal.random(rng)
+        seat = int(rng.integers(4))
+        out.append({"hand": str(deal[seat]), "seat": seat, "rules": ("online", "modern")[i % 2]})
+    return out
+
+
+def play_bodies() -> list[dict[str, Any]]:
+    """The recorded tournament requests (no timeBudget: the 1000 ms default applies)."""
+    from callbreak_lab.bhoos import read_requests
+
+    return list(read_requests(PLAY_LOG.read_text()))
+
+
+async def drive(
+    base: str, path: str, bodies: list[dict[str, Any]], concurrency: int, duration: float
+) -> dict[str, Any]:
+    """``concurrency`` clients posting ``bodies`` in turn for ``duration`` seconds."""
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    stop = time.monotonic() + duration
+    counter = iter(range(10**9))
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+
+    async def client(http: httpx.AsyncClient) -> None:
+        while time.monotonic() < stop:
+            body = bodies[next(counter) % len(bodies)]
+            t0 = time.perf_counter()
+            try:
+                r = await http.post(path, json=body)
+                if r.status_code != 200:
+                    errors[str(r.status_code)] = errors.get(str(r.status_code), 0) + 1
+                    continue
+            except httpx.HTTPError as e:
+                errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
+                continue
+            latencies.append(time.perf_counter() - t0)
+
+    t_start = time.monotonic()
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
+        tasks = [asyncio.create_task(client(http)) for _ in range(concurrency)]
+        _, pending = await asyncio.wait(tasks, timeout=duration + 15)  # hard stop
+        for t in pending:
+            t.cancel()
+    wall = time.monotonic() - t_start
+    lat = np.array(latencies) * 1000 if latencies else np.array([np.nan])
+    return {
+        "endpoint": path,
+        "requests": len(latencies),
+        "rps": len(latencies) / wall,
+        "p50_ms": float(np.percentile(lat, 50)),
+        "p99_ms": float(np.percentile(lat, 99)),
+        "max_ms": float(np.max(lat)),
+        "errors": errors,
+        "seconds": wall,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print one line per endpoint (and JSON with --json)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds per endpoint")
+    ap.add_argument("--concurrency", type=int, default=50)
+    ap.add_argument("--endpoints", default="evaluate,play")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(port)
+    results = []
+    try:
+        wait_ready(base)
+        plans: dict[str, tuple[str, Callable[[], list[dict[str, Any]]]]] = {
+            "evaluate": ("/v1/evaluate", evaluate_bodies),
+            "play": ("/play", play_bodies),
+        }
+        for name in args.endpoints.split(","):
+            path, make = plans[name]
+            bodies = make()
+            asyncio.run(drive(base, path, bodies[:50], args.concurrency, 2.0))  # warm-up
+            res = asyncio.run(drive(base, path, bodies, args.concurrency, args.duration))
+            results.append(res)
+            print(
+                f"{path:14s} {res['requests']:7d} req  {res['rps']:8.1f} req/s  "
+                f"p50 {res['p50_ms']:7.1f} ms  p99 {res['p99_ms']:7.1f} ms  "
+                f"max {res['max_ms']:7.1f} ms  errors {res['errors'] or 0}",
+                flush=True,
+            )
+        health = httpx.get(f"{base}/healthz", timeout=5).json()
+    finally:
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(timeout=10)
+        if server.poll() is None:
+            server.kill()
+    meta = {
+        "date": datetime.date.today().isoformat(),
+        "nproc": os.cpu_count(),
+        "cpu": cpu_model(),
+        "concurrency": args.concurrency,
+        "duration_s": args.duration,
+        "bid_source": health.get("bid_source"),
+        "workers": health.get("workers"),
+    }
+    print(f"machine: nproc {meta['nproc']}, {meta['cpu']}, {meta['date']}; {meta['bid_source']}")
+    if args.json:
+        print(json.dumps({"meta": meta, "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
