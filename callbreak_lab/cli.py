@@ -319,6 +319,51 @@ def cmd_generate(args: argparse.Namespace) -> Output:
     return Output(text, data)
 
 
+# --- serve ----------------------------------------------------------------------------------------
+
+
+def _add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "serve",
+        parents=[common],
+        help="run the HTTP service (uvicorn): analysis API and Bhoos bot endpoints",
+        description="Serve /v1/evaluate, /v1/solve, /v1/line, /v1/analyse, /v1/rules, /healthz "
+        "and the tournament bot's /hi, /bid, /play with uvicorn (docs at /docs). Other bounds "
+        "come from CALLBREAK_SERVICE_* environment variables (see service/limits.py).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=int, default=None, help="solver worker processes")
+    p.add_argument("--solve-timeout", type=float, default=None, help="seconds per solver job")
+    p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.set_defaults(run=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> Output:
+    """Run the service until interrupted."""
+    import dataclasses
+
+    import uvicorn
+
+    from callbreak_lab.service import Settings, create_app
+
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port must be 1..65535, got {args.port}")
+    changes: dict[str, Any] = {}
+    if args.workers is not None:
+        if args.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {args.workers}")
+        changes["workers"] = args.workers
+    if args.solve_timeout is not None:
+        if not args.solve_timeout > 0:
+            raise ValueError(f"--solve-timeout must be positive, got {args.solve_timeout}")
+        changes["solve_timeout"] = args.solve_timeout
+    settings = dataclasses.replace(Settings.from_env(), **changes)
+    app = create_app(settings)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return Output("server stopped", {"host": args.host, "port": args.port})
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -330,6 +375,7 @@ COMMANDS: list[Adder] = [
     _add_line,
     _add_analyse,
     _add_generate,
+    _add_serve,
 ]
 
 
