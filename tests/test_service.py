@@ -309,3 +309,21 @@ def test_pool_kills_a_runaway_job_and_replaces_the_worker() -> None:
     elapsed, answer, killed = asyncio.run(scenario())
     assert elapsed < 1.5
     assert answer == "pong" and killed == 1
+
+
+def test_serve_command_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    from callbreak_lab.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port must be 1..65535" in capsys.readouterr().err
+    assert main(["serve", "--workers", "0"]) == 2
+
+
+def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "3")
+    monkeypatch.setenv("CALLBREAK_SERVICE_SOLVE_TIMEOUT", "2.5")
+    s = Settings.from_env()
+    assert s.workers == 3 and s.solve_timeout == 2.5
+    monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
+    with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
+        Settings.from_env()

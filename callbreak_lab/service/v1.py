@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Response
 
 from callbreak_lab import __version__
 from callbreak_lab.service import schemas as s
@@ -55,7 +55,7 @@ def register(app: FastAPI, svc: Service) -> None:
     @app.post(
         "/v1/evaluate", response_model=s.EvaluateResponse, responses=ERRORS, tags=["analysis"]
     )
-    async def evaluate(req: s.EvaluateRequest) -> s.EvaluateResponse:
+    async def evaluate(req: s.EvaluateRequest) -> Response:
         """Suggested call for a hand: the trick distribution, the expected score and the chance
         of making each call, the floor distribution; optionally a bounded Monte Carlo check."""
         hand, rules, body = evaluate_hand(svc, req)
@@ -73,7 +73,9 @@ def register(app: FastAPI, svc: Service) -> None:
                     "seed": svc.settings.seed,
                 },
             )
-        return s.EvaluateResponse(**body)
+        # serialised here, once (the response model documents it; no second validation pass)
+        content = s.EvaluateResponse(**body).model_dump_json()
+        return Response(content, media_type="application/json")
 
     @app.post("/v1/solve", response_model=s.SolveResponse, responses=ERRORS, tags=["analysis"])
     async def solve(req: s.SolveRequest) -> s.SolveResponse:
