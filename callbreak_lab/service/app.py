@@ -15,8 +15,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from callbreak_lab import __version__
 from callbreak_lab.service import bot as botlib
@@ -58,6 +60,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @application.exception_handler(botlib.BotError)
     async def _bot_error(_: Request, exc: botlib.BotError) -> JSONResponse:
         return unprocessable((exc.field,), str(exc))
+
+    @application.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 400:  # a body that is not JSON at all (e.g. not UTF-8)
+            return unprocessable((), f"the request body cannot be read as JSON: {exc.detail}")
+        return await http_exception_handler(request, exc)
 
     @application.exception_handler(ValueError)
     async def _value_error(_: Request, exc: ValueError) -> JSONResponse:
