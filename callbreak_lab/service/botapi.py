@@ -81,7 +81,12 @@ def register(app: FastAPI, svc: Service) -> None:
         how = "forced" if legal.bit_count() == 1 else "heuristic"
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         if how == "heuristic" and remaining > _MIN_SEARCH:
-            job = {"state": state.to_job(), "seed": _seed(cfg.seed, state.hand, state.record)}
+            left = 52 - len(state.record)
+            job = {
+                "state": state.to_job(),
+                "seed": _seed(cfg.seed, state.hand, state.record),
+                "estimate": svc.bot_timing.get(left, 0.0),
+            }
             try:
                 result = await svc.pool.run(
                     "bot_play",
@@ -93,7 +98,10 @@ def register(app: FastAPI, svc: Service) -> None:
                 )
             except (JobTimeout, JobError) as e:
                 how = f"heuristic ({type(e).__name__})"
+                if type(e) is JobTimeout:  # killed mid-solve: one layout takes at least this
+                    svc.bot_timing[left] = max(svc.bot_timing.get(left, 0.0), remaining)
             else:
+                svc.bot_timing[left] = float(result.get("per_solve", 0.0))
                 found = result.get("card")
                 if found is not None and legal >> found & 1:
                     card = int(found)

@@ -144,6 +144,8 @@ class Service:
         self.settings = settings
         self.pool = WorkerPool(settings.workers)
         self.bidder = Bidder()
+        #: bot search: seconds one layout took (worst seen), by number of cards left in play
+        self.bot_timing: dict[int, float] = {}
 
     async def run(self, job: str, kwargs: dict[str, Any], timeout: float | None = None) -> Any:
         """A solver job under the solve time bound; JobError(value_error) becomes a 422."""

@@ -148,11 +148,17 @@ def _layouts(state: dict[str, Any], n: int, seed: int) -> np.ndarray:
 
 
 def bot_play(
-    state: dict[str, Any], budget: float, seed: int, max_layouts: int = 200
+    state: dict[str, Any],
+    budget: float,
+    seed: int,
+    estimate: float = 0.0,
+    max_layouts: int = 200,
 ) -> dict[str, Any]:
     """Choose our card: solve sampled layouts double-dummy and take the card with the best
-    average value for our seat (``solver.card_values``), stopping when ``budget`` seconds are
-    used. Ties go to the lowest card (lowest rank, then clubs < diamonds < hearts < spades)."""
+    average value for our seat (``solver.card_values``), stopping before ``budget`` seconds
+    would be passed. ``estimate`` is the expected time of one layout (from earlier requests);
+    no layout is started that is expected to end past the budget. Ties go to the lowest card
+    (lowest rank, then clubs < diamonds < hearts < spades)."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
@@ -163,7 +169,8 @@ def bot_play(
     layouts = _layouts(state, max_layouts, seed)
     totals: dict[int, float] = {}
     solved = 0
-    per_solve = 0.0
+    per_solve = estimate  # the prediction used to decide whether to start another layout
+    worst = 0.0  # the slowest layout actually solved in this job
     for row in layouts:
         now = time.perf_counter()
         if now + per_solve > deadline:
@@ -177,9 +184,11 @@ def bot_play(
         for c, v in values.items():
             totals[int(c)] = totals.get(int(c), 0.0) + float(v)
         solved += 1
-        per_solve = max(per_solve, time.perf_counter() - now)
+        worst = max(worst, time.perf_counter() - now)
+        per_solve = worst
     if not solved:
-        return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {}}
+        return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {},
+                "per_solve": per_solve}  # fmt: skip
     best = max(totals.values())
     choices = [c for c, v in totals.items() if v >= best - 1e-9]
     card = min(choices, key=lambda c: (c % 13) * 4 + c // 13)
@@ -188,5 +197,6 @@ def bot_play(
         "layouts": solved,
         "sampled": len(layouts),
         "averages": {str(Card(c)): v / solved for c, v in totals.items()},
+        "per_solve": worst,
         "elapsed_ms": (time.perf_counter() - t0) * 1000,
     }
