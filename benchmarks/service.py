@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
     server = start_server(port)
     results = []
     try:
@@ -173,10 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         "cpu": cpu_model(),
         "concurrency": args.concurrency,
         "duration_s": args.duration,
+        "loadavg_after": os.getloadavg()[0],
         "bid_source": health.get("bid_source"),
         "workers": health.get("workers"),
     }
-    print(f"machine: nproc {meta['nproc']}, {meta['cpu']}, {meta['date']}; {meta['bid_source']}")
+    print(
+        f"machine: nproc {meta['nproc']}, {meta['cpu']}, {meta['date']}, load average "
+        f"{meta['loadavg_after']:.1f} at the end; bid source {meta['bid_source']}"
+    )
     if args.json:
         print(json.dumps({"meta": meta, "results": results}, indent=2))
     return 0
