@@ -184,16 +184,16 @@ def test_picker_view_buttons_and_text_stay_in_sync() -> None:
     for card in Hand.parse(HAND):
         v.buttons[card].click()
     assert v.text.value == HAND
-    assert v.buttons[Card.parse("AS")].button_style == "info"
+    assert v.buttons[Card.parse("AS")].style.button_color == views.HELD
     assert "cb-held" in v.buttons[Card.parse("AS")]._dom_classes
     assert "13</b> of 13" in v.status.value
     v.buttons[Card.parse("AH")].click()
     assert "remove one before adding A♥" in v.status.value
-    assert v.buttons[Card.parse("AH")].button_style == ""
+    assert v.buttons[Card.parse("AH")].style.button_color is None
     v.text.value = "♠AKQJT98765432"
     assert v.controller.hand == Hand.parse("AKQJT98765432...")
     assert v.text.value == "AKQJT98765432..."
-    assert v.buttons[Card.parse("TH")].button_style == ""
+    assert "cb-held" not in v.buttons[Card.parse("TH")]._dom_classes
     v.text.value = "AK.QX"
     assert "cb-held" in v.buttons[Card.parse("2S")]._dom_classes  # last good hand kept
     assert "a dotted hand has four suits" in v.status.value

@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 RED = "#c0392b"
+HELD = "#bcd7ff"  # background of a picked card (keeps red and black text readable)
 
 
 def _classes(widget: W.Widget, *names: str) -> W.Widget:
@@ -113,7 +114,8 @@ class HandPickerView:
         c = self.controller
         for card, b in self.buttons.items():
             held = card in c.hand
-            _set(b, "button_style", "info" if held else "")
+            _set(b.style, "button_color", HELD if held else None)
+            _set(b.style, "font_weight", "bold" if held else "")
             if held:
                 b.add_class("cb-held")
             else:
@@ -176,7 +178,8 @@ class CallAdvisorView:
         self.sim_note = _html("cb-sim-note")
         self.expected_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-expected")
         self.dist_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-dist")
-        self.charts = W.HBox([self.expected_chart, self.dist_chart])
+        self.charts_run = _html("cb-charts-run")  # data-run of the charts shown (a test hook)
+        self.charts = W.HBox([self.expected_chart, self.dist_chart, self.charts_run])
         self.charts.layout.display = "none"
         self.widget = _classes(
             W.VBox(
@@ -235,6 +238,7 @@ class CallAdvisorView:
             overlay = sim.forecast if sim else None
             self.dist_chart.value = charts.trick_distribution_png(fc, overlay, call=fc.call)
             self.charts.layout.display = "flex"
+            self.charts_run.value = f'<span data-run="{c.runs}"></span>'
         rows = "".join(
             f"<tr><td>{call}</td><td>{p}</td><td>{e}</td></tr>" for call, p, e in c.table()
         )
