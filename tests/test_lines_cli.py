@@ -1,0 +1,98 @@
+"""The ``line`` and ``analyse`` CLI commands (run in-process)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import callbreak_lab.solver as solver
+from callbreak_lab import Deal, Position, random_player
+from callbreak_lab.cli import main
+from tests.test_lines import ref_card_values
+
+HAS_SOLVER = all(hasattr(solver, f) for f in ("solve", "card_values", "playout"))
+
+
+@pytest.fixture(autouse=True)
+def _values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until the solver facade lands, the endings used here go to the brute-force reference."""
+    if not hasattr(solver, "card_values"):
+        monkeypatch.setattr(solver, "card_values", ref_card_values, raising=False)
+
+
+def _game(seed: int = 5, rules: str = "modern", cards: int = 40) -> tuple[str, str]:
+    pos = Position(Deal.random(seed), rules)
+    policy = random_player(seed)
+    while len(pos.history) < cards:
+        pos.play(policy(pos))
+    return str(pos.deal), pos.record()
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_line_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    deal, plays = _game()
+    code, out, err = run(capsys, "line", "--rules", "modern", deal, "--seat", "2",
+                         "--plays", plays, "--calls", "3,4,2,3")  # fmt: skip
+    assert code == 0 and not err
+    assert out.startswith("Double-dummy line for seat 2 (modern, from trick 11")
+    assert "T13" in out and "Legend" in out and "Result:" in out and "/4" in out
+    code, out, _ = run(capsys, "line", deal, "--seat", "2", "--plays", plays, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["kind"] == "line" and data["seat"] == 2
+    assert len(data["steps"]) == 12 and sum(data["tricks"]) == 13
+    assert data["value"] == data["tricks"][2]
+    code, out, _ = run(capsys, "line", deal, "--plays", plays, "--playout", "--brief")
+    assert code == 0 and out.startswith("Self-interested play-out")
+    code, out, _ = run(capsys, "--json", "line", deal, "--plays", plays, "--playout")
+    assert json.loads(out)["kind"] == "playout"
+
+
+@pytest.mark.skipif(not HAS_SOLVER, reason="needs the solver facade for a whole deal")
+def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    deal, plays = _game(cards=52, rules="online")
+    code, out, err = run(capsys, "analyse", "--rules", "online", deal, "--plays", plays,
+                         "--calls", "3,3,3,3")  # fmt: skip
+    assert code == 0 and not err
+    assert out.startswith("Review (online): 52 cards") and "Summary:" in out
+    code, out, _ = run(capsys, "analyse", "--rules", "online", deal, "--plays", plays, "--json")
+    data = json.loads(out)
+    assert len(data["steps"]) == 52 and sum(data["tricks"]) == 13
+    assert set(data["summary"]) >= {"flagged", "lost", "tricks"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["line", "AKQ", "--seat", "0"], "deal"),
+        (["line", "{deal}", "--seat", "5", "--plays", "{plays}"], "seat must be 0..3"),
+        (["line", "{deal}"], "give --seat"),
+        (["line", "{deal}", "--seat", "1", "--playout"], "exclude each other"),
+        (["line", "{deal}", "--seat", "1", "--plays", "XX"], "card 1"),
+        (["line", "{deal}", "--seat", "1", "--calls", "3,4"], "calls need one value per seat"),
+        (["line", "{deal}", "--seat", "1", "--plays", "{all}"], "finish the deal"),
+        (["analyse", "{deal}"], "--plays"),
+        (["analyse", "{deal}", "--plays", "AS 2S | 3S"], "trick 1 of the play record"),
+        (["analyse", "{deal}", "--plays", "{bad}"], "card 1"),
+        (["line", "--rules", "nope", "{deal}", "--seat", "0"], "unknown ruleset"),
+    ],
+)
+def test_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    deal, plays = _game()
+    _, full = _game(cards=52)
+    pos = Position(Deal.parse(deal), "modern")
+    bad = next(str(c) for c in pos.hands[1])  # seat 1's card: seat 0 cannot lead it
+    fill = {"deal": deal, "plays": plays, "all": full, "bad": bad}
+    args = [a.format(**fill) for a in argv]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("callbreak-lab: error:")
+    assert message in lines[0]
