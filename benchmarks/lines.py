@@ -1,0 +1,69 @@
+"""Benchmark of annotated play lines: a full 13-trick ``play_line`` (every card's value for the
+studied seat) and ``playout_line`` per deal, over N seeded random deals per preset.
+
+Prints one table row per preset and kind: median and max seconds, plus the machine. The first
+deal of the run is solved once untimed so numba compilation is not counted.
+
+    .venv/bin/python benchmarks/lines.py            # 5 deals per preset
+    .venv/bin/python benchmarks/lines.py -n 10 --presets modern online
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+from callbreak_lab import PRESETS, Deal, Position
+from callbreak_lab.lines import play_line, playout_line
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo (or the platform's processor string)."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=5, help="deals per preset")
+    ap.add_argument("--presets", nargs="*", default=list(PRESETS), help="presets to run")
+    ap.add_argument("--seed", type=int, default=1000, help="first deal seed")
+    args = ap.parse_args()
+
+    warm = Position(Deal.random(args.seed - 1), "modern")
+    play_line(warm, 0)
+    playout_line(warm)
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"machine: {os.cpu_count()} cpus, {cpu_model()}; date {datetime.date.today()}; "
+        f"load average {load:.1f}"
+    )
+    print(f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'max s':>7}")
+    for name in args.presets:
+        times: dict[str, list[float]] = {"play_line": [], "playout_line": []}
+        for k in range(args.n):
+            pos = Position(Deal.random(args.seed + k), name)
+            t = time.perf_counter()
+            play_line(pos, k % 4)
+            times["play_line"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            playout_line(pos)
+            times["playout_line"].append(time.perf_counter() - t)
+        for kind, ts in times.items():
+            print(
+                f"{name:<8} {kind:<12} {len(ts):>5} {statistics.median(ts):>9.3f} {max(ts):>7.3f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
