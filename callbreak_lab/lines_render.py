@@ -194,6 +194,14 @@ def _empty_position(review: Review) -> Position:
 _TABLE = "border-collapse:collapse;font-family:system-ui,sans-serif;font-size:13px"
 _TD = "padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap"
 _SMALL = "font-size:11px;color:#666"
+_WRAP = "white-space:normal;max-width:16em"
+_FONT = "font-family:system-ui,sans-serif"
+
+
+def _win(cell: str, wins: bool) -> str:
+    if not wins:
+        return cell
+    return f'<span style="background:#fff3b0;padding:0 2px" title="wins the trick">{cell}</span>'
 
 
 def _card_span(card: Card) -> str:
@@ -247,15 +255,14 @@ def _table_html(
     )
     rows = [f"<tr>{head}</tr>"]
     for group in _groups(steps):
-        cards = {seat: f'<span style="{_SMALL}">({_card_span(c)})</span>'
-                 for seat, c in _before(start, group)}  # fmt: skip
-        values: dict[int, str] = {}
         winner = group[-1].winner
+        cards = {
+            seat: _win(f'<span style="{_SMALL}">({_card_span(c)})</span>', seat == winner)
+            for seat, c in _before(start, group)
+        }
+        values: dict[int, str] = {}
         for s in group:
-            cell = _cell(s, flags.get(s.index, 0))
-            if winner is not None and s.seat == winner:
-                cell = f'<span style="background:#fff3b0;padding:0 2px" title="wins">{cell}</span>'
-            cards[s.seat] = cell
+            cards[s.seat] = _win(_cell(s, flags.get(s.index, 0)), s.seat == winner)
             values[s.seat] = "" if s.forced else _values_html(s)
         lead = group[0].seat if not _before(start, group) else start.leader
         tds = [f"T{group[0].trick + 1}"]
@@ -268,10 +275,12 @@ def _table_html(
         rows.append("<tr>" + "".join(f'<td style="{_TD}">{t}</td>' for t in tds) + "</tr>")
         second = ["", *(values.get(seat, "") for seat in range(4)), "", ""]
         rows.append(
-            "<tr>" + "".join(f'<td style="{_TD};{_SMALL}">{t}</td>' for t in second) + "</tr>"
+            "<tr>"
+            + "".join(f'<td style="{_TD};{_SMALL};{_WRAP}">{t}</td>' for t in second)
+            + "</tr>"
         )
     cap = f'<caption style="text-align:left;{_SMALL}">{escape(caption)}</caption>'
-    foot = f'<div style="{_SMALL}">{escape(footer)}</div>'
+    foot = f'<div style="{_SMALL};{_FONT}">{escape(footer)}</div>'
     return f'<div><table style="{_TABLE}">{cap}{"".join(rows)}</table>{foot}</div>'
 
 

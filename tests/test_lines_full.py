@@ -20,11 +20,11 @@ CASES = [(101, "modern", 0), (202, "online", 2), (303, "strict", 3)]
 
 
 def _playout_parts(result: Any) -> tuple[list[Card], tuple[int, ...]]:
-    cards = getattr(result, "cards", None)
-    tricks = getattr(result, "tricks", None)
-    if cards is None:
+    if hasattr(result, "cards"):
+        cards, tricks = result.cards, result.tricks
+    else:
         cards, tricks = result[0], result[1]
-    return [Card.parse(c) for c in cards], tuple(tricks)
+    return [Card.parse(c) for c in cards], tuple(int(t) for t in tricks)
 
 
 @pytest.mark.parametrize(("seed", "rules", "seat"), CASES)
