@@ -364,6 +364,114 @@ def cmd_serve(args: argparse.Namespace) -> Output:
     return Output("server stopped", {"host": args.host, "port": args.port})
 
 
+# --- evaluate / evaluate-model --------------------------------------------------------------------
+
+
+def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "evaluate",
+        parents=[common],
+        help="suggested call for a hand (bid model): distribution and expected score per call",
+        description="The call with the best expected score for HAND in --seat under --rules, "
+        "from the shipped bid model of the ruleset's profile: the distribution of play-out "
+        "tricks, the floor (guaranteed tricks) and each call's expected score. --file reads "
+        "one hand per line, optionally followed by a space and the seat (default 0); with "
+        "--json it prints one JSON object per line in input order. A malformed line is "
+        "reported with its number, the others are still evaluated, and the exit code is 2.",
+    )
+    p.add_argument("hand", nargs="?", help="a 13-card hand, e.g. 'AKQ2.T98.765.432'")
+    p.add_argument("--seat", type=int, default=0, help="the hand's seat 0..3 (default 0)")
+    p.add_argument("--file", help="a file with one hand per line ('-' for stdin)")
+    p.add_argument(
+        "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
+    )
+    p.set_defaults(run=cmd_evaluate)
+
+
+def cmd_evaluate(args: argparse.Namespace) -> Output:
+    """Bid-model advice for one hand, or for every line of --file."""
+    from callbreak_lab import evaluation as ev
+    from callbreak_lab.model import recommend_call
+
+    rules = rules_of(args)
+    if (args.hand is None) == (args.file is None):
+        raise UsageError("evaluate: give a hand or --file (one of them)")
+    if args.file is None:
+        rec = recommend_call(args.hand, args.seat, rules)
+        mc = None
+        if args.monte_carlo:
+            from callbreak_lab.simulate import monte_carlo
+
+            mc = monte_carlo(rec.hand, rec.seat, rules, n=args.monte_carlo, seed=0)
+        data = rec.to_dict()
+        if mc is not None:
+            data["monte_carlo"] = {
+                "n": mc.n,
+                "call": mc.best_call,
+                "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
+                "distribution": mc.playout_dist.tolist(),
+            }
+        return Output(ev.format_recommendation(rec, mc), data)
+    if args.monte_carlo:
+        raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
+    try:
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read --file {args.file}: {e}") from None
+    bad = 0
+    for number, result in ev.recommend_lines(lines, rules):
+        if isinstance(result, str):
+            bad += 1
+            print(f"{PROG}: error: line {number}: {result}", file=sys.stderr)
+        elif args.json:
+            print(json.dumps(ev.line_record(result)))
+        else:
+            best = result.expected[result.call]
+            print(f"{result.hand} seat {result.seat}: call {result.call} ({best:+.2f})")
+    raise SystemExit(2 if bad else 0)  # output already printed line by line
+
+
+def _add_evaluate_model(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "evaluate-model",
+        parents=[common],
+        help="held-out evaluation of the bid model against baselines and Monte Carlo",
+        description="Score the bid model of --rules' profile on the held-out split: mean score "
+        "per hand (play-out and guaranteed tricks as the outcome), made rate and mean call for "
+        "the model, each baseline, the clairvoyant caller and (--mc-hands) the Monte Carlo "
+        "reference; log loss; calibration and learning-curve PNGs in --out.",
+    )
+    p.add_argument("--mc-hands", type=int, default=0, help="Monte Carlo on N held-out hands")
+    p.add_argument("--mc-layouts", type=int, default=200, help="layouts per hand (default 200)")
+    p.add_argument("--out", default=None, help="directory for the PNGs and the JSON report")
+    p.add_argument("--data", default="data", help="dataset directory (default data)")
+    p.add_argument("--models", default=None, help="model directory (default: shipped models)")
+    p.add_argument("--no-learning-curve", action="store_true", help="skip the learning curve")
+    p.set_defaults(run=cmd_evaluate_model)
+
+
+def cmd_evaluate_model(args: argparse.Namespace) -> Output:
+    """Held-out evaluation tables of a shipped model."""
+    from callbreak_lab.evaluation import evaluate_model
+
+    if args.mc_hands < 0 or args.mc_layouts < 1:
+        raise ValueError("--mc-hands must be >= 0 and --mc-layouts >= 1")
+    report = evaluate_model(
+        rules_of(args),
+        args.data,
+        models_dir=args.models,
+        out_dir=args.out,
+        mc_hands=args.mc_hands,
+        mc_layouts=args.mc_layouts,
+        learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
+    )
+    return Output(report.format(), report.to_dict())
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -376,6 +484,8 @@ COMMANDS: list[Adder] = [
     _add_analyse,
     _add_generate,
     _add_serve,
+    _add_evaluate,
+    _add_evaluate_model,
 ]
 
 

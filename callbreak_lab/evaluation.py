@@ -33,7 +33,8 @@ import numpy.typing as npt
 
 from callbreak_lab.baselines import BASELINES, baseline_calls
 from callbreak_lab.calls import best_calls, legal_calls, score_matrix
-from callbreak_lab.model import BidModel, ModelError, load_model
+from callbreak_lab.cards import Hand
+from callbreak_lab.model import N_TRICKS, BidModel, ModelError, Recommendation, load_model
 from callbreak_lab.rules import RulesError, Ruleset
 
 __all__ = [
@@ -257,10 +258,98 @@ def mc_distribution(
 ) -> np.ndarray:
     """The Monte Carlo play-out distribution (14 numbers) of one hand in its seat."""
     from callbreak_lab import simulate
-    from callbreak_lab.cards import Hand
 
     result = simulate.monte_carlo(Hand(int(mask)), int(seat), rules, n=n, seed=seed, n_jobs=n_jobs)
     return np.asarray(result.playout_dist, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# One hand (the ``evaluate`` command)
+# ---------------------------------------------------------------------------------------------
+
+
+def parse_hand_line(line: str) -> tuple[Hand, int]:
+    """``"<hand> [seat]"`` -> (hand, seat): a trailing whole number is the seat (default 0)."""
+    text = line.strip()
+    if not text:
+        raise ModelError("empty line: expected a hand, optionally followed by a seat")
+    head, _, last = text.rpartition(" ")
+    seat = 0
+    if head and last.isdigit():
+        text, seat = head, int(last)
+        if not 0 <= seat <= 3:
+            raise ModelError(f"seat must be 0..3, got {seat}")
+    try:
+        hand = Hand.parse(text)
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
+    if hand.mask.bit_count() != 13:
+        raise ModelError(f"a hand has 13 cards, got {hand.mask.bit_count()} in {text!r}")
+    return hand, seat
+
+
+def recommend_lines(
+    lines: Sequence[str], rules: Ruleset, model: BidModel | None = None
+) -> list[tuple[int, Recommendation | str]]:
+    """For each non-blank line (numbered from 1): its :class:`Recommendation`, or the error
+    message of a malformed line. Valid hands are predicted in one batch."""
+    order: list[int] = []
+    errors: dict[int, str] = {}
+    good: list[tuple[int, Hand, int]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        order.append(number)
+        try:
+            good.append((number, *parse_hand_line(line)))
+        except ModelError as exc:
+            errors[number] = str(exc)
+    results: dict[int, Recommendation | str] = dict(errors)
+    if good:
+        bid_model = model if model is not None else load_model(rules)
+        masks = np.array([h.mask for _, h, _ in good], dtype=np.uint64)
+        seats = np.array([s for _, _, s in good], dtype=np.int64)
+        batch = best_calls(bid_model.predict_proba(masks, seats), rules)
+        floor = bid_model.predict_floor_proba(masks, seats)
+        for i, (number, hand, seat) in enumerate(good):
+            results[number] = Recommendation(hand, seat, rules, batch[i], floor[i])
+    return [(number, results[number]) for number in order]
+
+
+def format_recommendation(rec: Recommendation, mc: Any = None) -> str:
+    """Human-readable advice: the call, the distributions and every call's expected score
+    (points) and make probability; ``mc`` (a ``simulate.MonteCarloResult``) adds its columns."""
+    adv = rec.advice
+    out = [
+        f"hand {rec.hand}  seat {rec.seat}  rules {rec.rules.name}",
+        f"suggested call: {rec.call}  (expected {adv.expected_score / 10:+.2f}, "
+        f"made {adv.make_probability:.0%})",
+    ]
+    if mc is not None:
+        out.append(f"monte carlo ({mc.n} layouts) call: {mc.best_call}")
+    mc_head = "  monte carlo" if mc is not None else ""
+    out += ["", f"tricks  play-out    floor{mc_head}"]
+    for t in range(N_TRICKS):
+        cells = [rec.distribution[t], rec.floor[t]] + ([mc.playout_dist[t]] if mc else [])
+        if max(cells) >= 0.0005:
+            out.append(f"{t:>6}" + "".join(f"{c:>9.1%}" for c in cells))
+    out += ["", "call  expected  P(made)" + ("  mc expected" if mc is not None else "")]
+    for i, (c, e, p) in enumerate(rec.advice.table()):
+        mark = " *" if c == rec.call else ""
+        extra = f"  {mc.expected[i] / 10:>+11.2f}" if mc is not None else ""
+        out.append(f"{c:>4}  {e / 10:>+8.2f}  {p:>7.1%}{extra}{mark}")
+    return "\n".join(out)
+
+
+def line_record(rec: Recommendation) -> dict[str, Any]:
+    """The JSON object of one ``--file`` line."""
+    return {
+        "hand": str(rec.hand),
+        "seat": rec.seat,
+        "call": rec.call,
+        "expected": {str(c): round(v, 4) for c, v in rec.expected.items()},
+        "distribution": [round(float(p), 6) for p in rec.distribution],
+    }
 
 
 # ---------------------------------------------------------------------------------------------

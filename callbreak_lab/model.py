@@ -45,6 +45,7 @@ from sklearn.base import BaseEstimator
 from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.features import FEATURE_NAMES, hand_features, mask_of, validate_hands
+from callbreak_lab.model_learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
 from callbreak_lab.rules import RulesError, Ruleset
 
 __all__ = [
@@ -65,7 +66,6 @@ __all__ = [
     "save_model",
 ]
 
-N_TRICKS = 14
 PROFILES = ("modern", "strict", "online", "home_pagat")
 MODELS_ENV = "CALLBREAK_LAB_MODELS"
 CARD_FORMAT = 1
@@ -73,7 +73,6 @@ CARD_FORMAT = 1
 CALL_FEATURE_NAMES = ("prev_calls_n", "prev_calls_sum", "prev_calls_max")
 #: preset whose scoring and call range produce the conditioning calls of each profile
 _CALL_PRESET = {"modern": "modern", "strict": "strict", "online": "online", "home_pagat": "pagat"}
-_LEARNERS = ("hgb", "logistic", "ordinal")
 _CALIBRATIONS = ("none", "temperature")
 
 
@@ -85,196 +84,21 @@ class ModelError(ValueError):
 # Profiles
 # ---------------------------------------------------------------------------------------------
 
-_FLAGS_TO_PROFILE = {(1, 0, 0): "modern", (1, 0, 1): "strict", (1, 1, 0): "online"}
-
 
 def profile_of(profile_or_rules: str | Ruleset) -> str:
     """The legal-card profile of a profile name, preset name (with variations) or ruleset.
 
-    Play (and so every solved number) depends only on the legal-card switches; presets sharing
-    them share a model. ``home`` and ``pagat`` map to ``home_pagat``.
+    Play (and so every solved number) depends only on the legal-card switches, so presets sharing
+    them share a model: ``home`` and ``pagat`` map to ``home_pagat`` (see ``data.profile_of``).
     """
-    if isinstance(profile_or_rules, str) and profile_or_rules.strip().lower() in PROFILES:
-        return profile_or_rules.strip().lower()
+    from callbreak_lab import data
+
     try:
-        rules = _rules_of(profile_or_rules)
-    except RulesError as exc:
-        raise ModelError(f"{exc}; or give a profile ({', '.join(PROFILES)})") from None
-    flags = rules.kernel_flags()
-    if flags in _FLAGS_TO_PROFILE:
-        return _FLAGS_TO_PROFILE[flags]
-    if flags == (0, 1, 0):
-        return "home_pagat"
-    raise ModelError(
-        f"no bid model for ruleset {rules.name!r}: its legal-card switches "
-        f"(must_beat={rules.must_beat}, void_rule={rules.void_rule}, "
-        f"first_trick_spade_ban={rules.first_trick_spade_ban}) match no profile "
-        f"({', '.join(PROFILES)})"
-    )
-
-
-# ---------------------------------------------------------------------------------------------
-# Learners
-# ---------------------------------------------------------------------------------------------
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
-
-
-class OrdinalLogit(BaseEstimator):
-    """Proportional-odds model ``P(y <= k | x) = sigmoid(theta_k - x @ beta)`` for ``y`` in 0..13.
-
-    Features are standardised; ``alpha`` is the L2 penalty on ``beta`` (per sample). Thresholds
-    are kept ordered by fitting their log increments.
-    """
-
-    def __init__(self, alpha: float = 1e-4, max_iter: int = 500) -> None:
-        self.alpha = alpha
-        self.max_iter = max_iter
-
-    def fit(self, x: np.ndarray, y: np.ndarray) -> OrdinalLogit:
-        from scipy.optimize import minimize
-
-        x = np.asarray(x, dtype=np.float64)
-        y = np.asarray(y, dtype=np.int64)
-        self.mean_ = x.mean(axis=0)
-        self.scale_ = np.where(x.std(axis=0) > 0, x.std(axis=0), 1.0)
-        z = (x - self.mean_) / self.scale_
-        n, d = z.shape
-        k = N_TRICKS - 1  # thresholds theta_0..theta_12
-
-        def unpack(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            beta, t0, logs = w[:d], w[d], w[d + 1 :]
-            steps = np.exp(logs)
-            theta = t0 + np.concatenate([[0.0], np.cumsum(steps)])
-            return beta, theta, steps
-
-        def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-            beta, theta, steps = unpack(w)
-            eta = z @ beta
-            ext = np.concatenate([[-np.inf], theta, [np.inf]])  # index y+1 is theta_y
-            up = _sigmoid(ext[y + 1] - eta)
-            lo = _sigmoid(ext[y] - eta)
-            p = np.maximum(up - lo, 1e-12)
-            f_up = up * (1 - up)
-            f_lo = lo * (1 - lo)
-            nll = -np.log(p).sum() / n + 0.5 * self.alpha * beta @ beta
-            g_eta = (f_up - f_lo) / p  # d(-log p)/d eta
-            g_theta = np.zeros(k)
-            up_idx = y < k
-            np.add.at(g_theta, y[up_idx], -f_up[up_idx] / p[up_idx])
-            lo_idx = y > 0
-            np.add.at(g_theta, y[lo_idx] - 1, f_lo[lo_idx] / p[lo_idx])
-            g_beta = z.T @ g_eta / n + self.alpha * beta
-            g_theta /= n
-            tail = np.cumsum(g_theta[::-1])[::-1]  # sum over thresholds >= j
-            grad = np.concatenate([g_beta, [g_theta.sum()], steps * tail[1:]])
-            return float(nll), grad
-
-        w0 = np.concatenate([np.zeros(d), [-6.0], np.zeros(k - 1)])
-        res = minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": self.max_iter})
-        self.coef_, self.thresholds_, _ = unpack(res.x)
-        self.classes_ = np.arange(N_TRICKS)
-        return self
-
-    def predict_proba(self, x: np.ndarray) -> np.ndarray:
-        eta = ((np.asarray(x, dtype=np.float64) - self.mean_) / self.scale_) @ self.coef_
-        cum = _sigmoid(self.thresholds_[None, :] - eta[:, None])
-        cum = np.concatenate([np.zeros((len(eta), 1)), cum, np.ones((len(eta), 1))], axis=1)
-        return np.diff(cum, axis=1)
-
-
-def _make_learner(model: BidModel) -> Any:
-    if model.learner == "hgb":
-        from sklearn.ensemble import HistGradientBoostingClassifier
-
-        return HistGradientBoostingClassifier(
-            learning_rate=model.learning_rate,
-            max_iter=model.max_iter,
-            max_leaf_nodes=model.max_leaf_nodes,
-            min_samples_leaf=model.min_samples_leaf,
-            l2_regularization=model.l2_regularization,
-            early_stopping=False,
-            random_state=model.random_state,
-        )
-    if model.learner == "logistic":
-        from sklearn.linear_model import LogisticRegression
-        from sklearn.pipeline import make_pipeline
-        from sklearn.preprocessing import StandardScaler
-
-        return make_pipeline(StandardScaler(), LogisticRegression(C=model.C, max_iter=3000))
-    return OrdinalLogit(alpha=1.0 / (model.C * 1000.0))
-
-
-def _full_proba(est: Any, x: np.ndarray) -> np.ndarray:
-    """``est.predict_proba`` spread into 14 columns (classes never seen get 0)."""
-    p = est.predict_proba(x)
-    classes = np.asarray(est.classes_, dtype=np.int64)
-    if p.shape[1] == N_TRICKS and np.array_equal(classes, np.arange(N_TRICKS)):
-        return p
-    out = np.zeros((p.shape[0], N_TRICKS), dtype=np.float64)
-    out[:, classes] = p
-    return out
-
-
-def _temper(p: np.ndarray, temperature: float) -> np.ndarray:
-    """Rescale log-probabilities by ``1 / temperature`` and renormalise (zeros stay zero)."""
-    if temperature == 1.0:
-        return p
-    with np.errstate(divide="ignore"):
-        logp = np.log(p) / temperature
-    logp -= logp.max(axis=1, keepdims=True)
-    q = np.exp(logp)
-    return q / q.sum(axis=1, keepdims=True)
-
-
-def _fit_temperature(p: np.ndarray, y: np.ndarray) -> float:
-    """The temperature minimising the log loss of out-of-fold probabilities ``p``."""
-    from scipy.optimize import minimize_scalar
-
-    rows = np.arange(len(y))
-
-    def nll(log_t: float) -> float:
-        q = _temper(p, float(np.exp(log_t)))
-        return float(-np.log(np.maximum(q[rows, y], 1e-12)).mean())
-
-    res = minimize_scalar(nll, bounds=(-1.5, 1.5), method="bounded")
-    return float(np.exp(res.x))
-
-
-@dataclass
-class _Head:
-    """One fitted distribution: an estimator plus its temperature."""
-
-    estimator: Any
-    temperature: float = 1.0
-
-    def proba(self, x: np.ndarray) -> np.ndarray:
-        return _temper(_full_proba(self.estimator, x), self.temperature)
-
-
-def _oof_proba(model: BidModel, x: np.ndarray, y: np.ndarray, folds: int) -> np.ndarray:
-    """Out-of-fold 14-column probabilities of a fresh learner (stratified-free K-fold)."""
-    from sklearn.model_selection import KFold
-
-    out = np.zeros((len(y), N_TRICKS))
-    kf = KFold(n_splits=folds, shuffle=True, random_state=model.random_state)
-    for train, test in kf.split(x):
-        est = _make_learner(model).fit(x[train], y[train])
-        out[test] = _full_proba(est, x[test])
-    return out
-
-
-def _fit_head(model: BidModel, x: np.ndarray, y: np.ndarray) -> tuple[_Head, np.ndarray | None]:
-    """Fit one head; returns it and (when computed) its out-of-fold probabilities."""
-    cal = model.calibration
-    oof = _oof_proba(model, x, y, model.cv) if cal == "temperature" else None
-    head = _Head(_make_learner(model).fit(x, y))
-    if oof is not None:
-        head.temperature = _fit_temperature(oof, y)
-        oof = _temper(oof, head.temperature)
-    return head, oof
+        if isinstance(profile_or_rules, str) and profile_or_rules.strip().lower() in PROFILES:
+            return profile_or_rules.strip().lower()
+        return data.profile_of(_rules_of(profile_or_rules))
+    except ValueError as exc:
+        raise ModelError(f"no bid model for {profile_or_rules!r}: {exc}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -361,8 +185,8 @@ class BidModel(BaseEstimator):
     def _check_params(self) -> None:
         if self.profile not in PROFILES:
             raise ModelError(f"unknown profile {self.profile!r} (profiles: {', '.join(PROFILES)})")
-        if self.learner not in _LEARNERS:
-            raise ModelError(f"unknown learner {self.learner!r} (one of {', '.join(_LEARNERS)})")
+        if self.learner not in LEARNERS:
+            raise ModelError(f"unknown learner {self.learner!r} (one of {', '.join(LEARNERS)})")
         if self.calibration not in _CALIBRATIONS:
             raise ModelError(
                 f"unknown calibration {self.calibration!r} (one of {', '.join(_CALIBRATIONS)})"
@@ -387,9 +211,9 @@ class BidModel(BaseEstimator):
         y_dd = _tricks(dd_tricks, "dd_tricks", len(x))
         if len(x) < 2 * self.cv:
             raise ModelError(f"need at least {2 * self.cv} training hands, got {len(x)}")
-        self.playout_, oof = _fit_head(self, x, y)
-        self.floor_, _ = _fit_head(self, x, y_dd)
-        self.conditioned_: _Head | None = None
+        self.playout_, oof = self._fit_head(x, y)
+        self.floor_, _ = self._fit_head(x, y_dd)
+        self.conditioned_: Head | None = None
         if self.condition_on_calls:
             if deal_index is None:
                 raise ModelError("condition_on_calls=True needs deal_index to group hands by deal")
@@ -397,14 +221,17 @@ class BidModel(BaseEstimator):
             if didx.shape != y.shape:
                 raise ModelError(f"deal_index shape {didx.shape} does not match {y.shape}")
             if oof is None:
-                oof = _oof_proba(self, x, y, self.cv)
+                oof = oof_proba(self.learner, self.get_params(), x, y, self.cv)
             seat_arr = x[:, FEATURE_NAMES.index("seat_0") :][:, :4].argmax(axis=1)
             table = _deal_calls(oof, didx, seat_arr, self.call_rules_)
             xc = np.hstack([x, call_features(seat_arr, table)])
-            self.conditioned_, _ = _fit_head(self, xc, y)
+            self.conditioned_, _ = self._fit_head(xc, y)
         self.n_train_ = len(x)
         self.classes_ = np.arange(N_TRICKS)
         return self
+
+    def _fit_head(self, x: np.ndarray, y: np.ndarray) -> tuple[Head, np.ndarray | None]:
+        return fit_head(self.learner, self.get_params(), self.calibration, self.cv, x, y)
 
     @property
     def call_rules_(self) -> Ruleset:
