@@ -79,6 +79,8 @@ def register(app: FastAPI, svc: Service) -> None:
         legal = state.legal_mask()
         card = int(cheap_card(state))
         how = "forced" if legal.bit_count() == 1 else "heuristic"
+        if how == "heuristic" and 52 - len(state.record) > cfg.bot_search_max_cards:
+            how = "heuristic (early trick)"
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         if how == "heuristic" and remaining > _MIN_SEARCH:
             left = 52 - len(state.record)

@@ -31,7 +31,7 @@ class Settings:
 
     #: hard deadline of one solver job (``/v1/solve``, ``/v1/line``, ``/v1/analyse``, Monte Carlo);
     #: the worker process running it is killed when it is hit and the request gets a 503
-    solve_timeout: float = 10.0
+    solve_timeout: float = 20.0
     #: largest accepted request body in bytes (413 above)
     max_body_bytes: int = 64 * 1024
     #: time budget of a bot request that does not send ``timeBudget`` (the protocol's default)
@@ -40,6 +40,10 @@ class Settings:
     bot_margin_ms: int = 150
     #: the bot never plans to use more than this fraction of the remaining budget for search
     bot_budget_fraction: float = 0.6
+    #: the bot searches only positions with at most this many cards left in play: a full deal's
+    #: double-dummy solve ranges from milliseconds to tens of seconds (heavy tail), so the first
+    #: two tricks are played by the cheap rule (measured on this solver, see RESULTS.md)
+    bot_search_max_cards: int = 44
     #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above)
     max_monte_carlo: int = 500
     #: number of solver worker processes
