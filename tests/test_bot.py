@@ -130,7 +130,7 @@ def test_play_without_time_budget_answers_in_time(client: TestClient) -> None:
         elapsed = time.monotonic() - t0
         assert resp.status_code == 200
         assert elapsed < 1.2, elapsed
-    # from trick 3 on (at most 44 cards left) the answer comes from the search
+    # from trick 4 on (at most 40 cards left) the answer comes from the search
     assert resp.headers["x-callbreak-choice"].startswith("search"), resp.headers
 
 

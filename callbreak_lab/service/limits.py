@@ -42,8 +42,8 @@ class Settings:
     bot_budget_fraction: float = 0.6
     #: the bot searches only positions with at most this many cards left in play: a full deal's
     #: double-dummy solve ranges from milliseconds to tens of seconds (heavy tail), so the first
-    #: two tricks are played by the cheap rule (measured on this solver, see RESULTS.md)
-    bot_search_max_cards: int = 44
+    #: three tricks are played by the cheap rule (measured on this solver, see RESULTS.md)
+    bot_search_max_cards: int = 40
     #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above)
     max_monte_carlo: int = 500
     #: number of solver worker processes
