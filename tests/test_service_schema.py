@@ -10,6 +10,18 @@ import pytest
 
 schemathesis = pytest.importorskip("schemathesis")
 
+
+def _solver_ready() -> bool:
+    try:
+        from callbreak_lab import solver
+    except ImportError:
+        return False
+    return all(hasattr(solver, f) for f in ("dd_table", "card_values", "playout"))
+
+
+if not _solver_ready():  # the schema's own examples are valid deals: they need the solver
+    pytest.skip("the solver facade has not landed", allow_module_level=True)
+
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.checks import (  # noqa: E402
     content_type_conformance,
@@ -21,7 +33,7 @@ from schemathesis.checks import (  # noqa: E402
 from callbreak_lab.service import Settings, create_app  # noqa: E402
 
 # small bounds: a generated request that happens to be a valid position must not stall the run
-APP = create_app(Settings(workers=1, solve_timeout=2.0, default_time_budget_ms=300))
+APP = create_app(Settings(workers=1, solve_timeout=1.0, default_time_budget_ms=300))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 CHECKS = [
     not_a_server_error,
