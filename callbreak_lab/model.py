@@ -114,19 +114,28 @@ def call_features(
     ``earlier_calls`` is ``(n, 4)`` with the calls of seats 0..3 (entries at or after a hand's own
     seat are ignored), or a list of per-hand sequences of the earlier seats' calls in seat order.
     """
-    n = len(seats)
-    out = np.zeros((n, len(CALL_FEATURE_NAMES)), dtype=np.float32)
-    arr = earlier_calls if isinstance(earlier_calls, np.ndarray) else None
-    for i in range(n):
-        s = int(seats[i])
-        prev = arr[i, :s] if arr is not None else np.asarray(earlier_calls[i], dtype=np.int64)
-        if arr is None and len(prev) != s:
+    seats = np.asarray(seats, dtype=np.int64)
+    if isinstance(earlier_calls, np.ndarray):
+        table = earlier_calls.astype(np.int64)
+        if table.shape != (len(seats), 4):
+            raise ModelError(f"earlier_calls must have shape ({len(seats)}, 4), got {table.shape}")
+    else:
+        if len(earlier_calls) != len(seats):
             raise ModelError(
-                f"hand {i} sits in seat {s}, so {s} earlier call(s) are needed, got {len(prev)}"
+                f"need earlier calls for {len(seats)} hand(s), got {len(earlier_calls)}"
             )
-        if len(prev):
-            out[i] = (len(prev), prev.sum(), prev.max())
-    return out
+        table = np.zeros((len(seats), 4), dtype=np.int64)
+        for i, (s, prev) in enumerate(zip(seats, earlier_calls, strict=True)):
+            if len(prev) != s:
+                raise ModelError(
+                    f"hand {i} sits in seat {s}, so {s} earlier call(s) are needed, got {len(prev)}"
+                )
+            table[i, :s] = prev
+    before = np.arange(4)[None, :] < seats[:, None]
+    shown = np.where(before, table, 0)
+    return np.stack([before.sum(axis=1), shown.sum(axis=1), shown.max(axis=1)], axis=1).astype(
+        np.float64
+    )
 
 
 def _deal_calls(

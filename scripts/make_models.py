@@ -1,0 +1,115 @@
+"""Regenerate the solved datasets and train, evaluate and ship the bid models, from scratch.
+
+    python scripts/make_models.py --n 20000 --jobs -1
+
+For each legal-card profile: ``data.generate`` (resumable; reuses valid chunks), fit a
+:class:`callbreak_lab.model.BidModel` on the train split, evaluate it on the held-out split under
+every preset of the profile (tables, calibration and learning-curve PNGs, JSON report in
+``--out``), then save ``models/bid_<profile>.joblib`` with its JSON card (dataset hash, sizes,
+metrics). Paths default to the repository's ``data/`` and ``models/`` (not the CWD).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: the learner settings chosen by measurement (see the model card's params and docs)
+MODEL_PARAMS: dict[str, Any] = {
+    "learner": "hgb",
+    "calibration": "temperature",
+    "condition_on_calls": False,
+    "learning_rate": 0.05,
+    "max_iter": 200,
+    "max_leaf_nodes": 15,
+    "min_samples_leaf": 40,
+    "l2_regularization": 1.0,
+    "cv": 3,
+    "random_state": 0,
+}
+
+
+def _args(argv: Sequence[str] | None) -> argparse.Namespace:
+    from callbreak_lab.data import PROFILES
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--n", type=int, default=20000, help="solved deals per profile (default 20000)")
+    p.add_argument("--profiles", nargs="+", default=list(PROFILES), choices=list(PROFILES))
+    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
+    p.add_argument("--jobs", type=int, default=-1, help="solver processes (default all cores)")
+    p.add_argument("--data", type=Path, default=ROOT / "data", help="dataset directory")
+    p.add_argument("--models", type=Path, default=ROOT / "models", help="model directory")
+    p.add_argument("--out", type=Path, default=None, help="evaluation outputs (default models/)")
+    p.add_argument("--mc-hands", type=int, default=0, help="Monte Carlo reference on N hands")
+    p.add_argument("--mc-layouts", type=int, default=200, help="layouts per Monte Carlo hand")
+    p.add_argument("--skip-generate", action="store_true", help="use the data already on disk")
+    p.add_argument("--no-learning-curve", action="store_true", help="skip the learning curves")
+    return p.parse_args(argv)
+
+
+def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Generate, train, evaluate and save one profile's model; returns its metrics."""
+    from callbreak_lab import data
+    from callbreak_lab.evaluation import evaluate_model, fit_model, flatten
+    from callbreak_lab.model import save_model
+
+    t0 = time.perf_counter()
+    if not args.skip_generate:
+        report = data.generate(profile, args.n, seed=args.seed, out_dir=args.data, n_jobs=args.jobs)
+        print(f"[{profile}] data: {report.card['count']} deals ({report.seconds:.0f} s)")
+    train_data = data.load(profile, args.data, split="train")
+    train = flatten(train_data)
+    t1 = time.perf_counter()
+    model = fit_model(train, profile=profile, **MODEL_PARAMS)
+    fit_seconds = time.perf_counter() - t1
+    print(f"[{profile}] fitted on {len(train)} hands in {fit_seconds:.1f} s")
+    out = args.out if args.out is not None else args.models / "evaluation"
+    metrics: dict[str, Any] = {"fit_seconds": round(fit_seconds, 2)}
+    presets = [name for name, prof in data.PRESET_PROFILE.items() if prof == profile]
+    for i, preset in enumerate(presets):
+        ev = evaluate_model(
+            preset,
+            args.data,
+            model=model,
+            out_dir=out,
+            mc_hands=args.mc_hands,
+            mc_layouts=args.mc_layouts,
+            learning_fractions=None if args.no_learning_curve or i else (0.125, 0.25, 0.5, 1.0),
+            seed=args.seed,
+        )
+        print(ev.format(), end="\n\n")
+        metrics[preset] = {
+            "test_hands": ev.test_hands,
+            "log_loss": ev.log_loss,
+            "mean_score": {r.name: round(r.mean_score, 4) for r in ev.playout_table},
+            "mean_score_floor_outcome": {r.name: round(r.mean_score, 4) for r in ev.floor_table},
+            "made_rate": {r.name: round(r.made_rate, 4) for r in ev.playout_table},
+            "monte_carlo": ev.mc_gap,
+        }
+    paths = save_model(
+        model,
+        args.models,
+        dataset_hash=train_data.card.get("content_hash"),
+        metrics=metrics,
+    )
+    print(f"[{profile}] saved {paths[0]} and {paths[1]} ({time.perf_counter() - t0:.0f} s)")
+    return metrics
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every requested profile; prints the tables and a JSON summary at the end."""
+    args = _args(argv)
+    summary = {profile: make_profile(profile, args) for profile in args.profiles}
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
