@@ -108,5 +108,7 @@ def register(app: FastAPI, svc: Service) -> None:
                 if found is not None and legal >> found & 1:
                     card = int(found)
                     how = f"search ({result['layouts']} layouts)"
+                else:
+                    how = "heuristic (no layout solved in time)"
         response.headers["x-callbreak-choice"] = how
         return s.PlayResponse(value=state.token(card))
