@@ -48,3 +48,9 @@ browser-deps:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
 
 .PHONY: app browser-deps
+
+## Serve the hand-evaluation HTTP service (JSON API and bot endpoints) on 127.0.0.1:8000.
+serve: $(STAMP)
+	$(BIN)/callbreak-lab serve --host 127.0.0.1 --port 8000
+
+.PHONY: serve
