@@ -15,16 +15,42 @@ from ._consts import ABOVE, HI, POP
 
 @njit(cache=True)
 def quick_bounds(hands, leader, target, left):  # type: ignore[no-untyped-def]
-    """(lower, upper) bounds on the target's tricks out of the ``left`` remaining ones."""
+    """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
+    ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
+    (for partition search; suit lengths are always part of a table entry)."""
     tsp = hands[target, 3]
     osp = 0
     for q in range(4):
         if q != target:
             osp |= hands[q, 3]
-    # target spades above every enemy spade: each wins the trick it is played to
-    lb = POP[tsp & ABOVE[HI[osp] + 1]]
+    # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
+    lb = 0
+    lmark = 0
+    j = 0
+    a = 0
+    m = tsp | osp
+    while m != 0:
+        r = HI[m]
+        m ^= 1 << r
+        if (tsp >> r) & 1:
+            j += 1
+            if j - a > lb:
+                lb = j - a
+                lmark = 1 << (39 + r)
+        else:
+            a += 1
     if leader == target:
-        # cash side-suit winners while every enemy holding spades still follows suit
+        # draw trumps with the spades above every enemy spade, then cash side-suit winners (safe
+        # from ruffs once no enemy holding spades can be void in the suit)
+        t_top = POP[tsp & ABOVE[HI[osp] + 1]]
+        mk = 1 << (39 + HI[osp]) if osp != 0 and t_top > 0 else 0
+        out_of_spades = True
+        for q in range(4):
+            if q != target and POP[hands[q, 3]] > t_top:
+                out_of_spades = False
+        cash = t_top
+        if out_of_spades:
+            cash = POP[tsp]
         for s in range(3):
             ts = hands[target, s]
             if ts == 0:
@@ -34,21 +60,49 @@ def quick_bounds(hands, leader, target, left):  # type: ignore[no-untyped-def]
                 if q != target:
                     os |= hands[q, s]
             r = POP[ts & ABOVE[HI[os] + 1]]
-            for q in range(4):
-                if q != target and hands[q, 3] != 0 and POP[hands[q, s]] < r:
-                    r = POP[hands[q, s]]
-            lb += r
-    # each enemy's spades above every target spade win distinct tricks for the coalition
-    top_t = HI[tsp]
+            if r == 0:
+                continue
+            if os != 0:
+                mk |= 1 << (13 * s + HI[os])
+            if not out_of_spades:
+                for q in range(4):
+                    if q != target and POP[hands[q, 3]] > t_top and POP[hands[q, s]] < r:
+                        r = POP[hands[q, s]]
+            cash += r
+        if cash > lb:
+            lb = cash
+            lmark = mk
+    # likewise each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
     ml = 0
+    cmark = 0
+    lmk = 0
     for q in range(4):
-        if q != target:
-            m = POP[hands[q, 3] & ABOVE[top_t + 1]]
-            if m > cs:
-                cs = m
-            if q == leader:
-                ml = m
+        if q == target:
+            continue
+        qsp = hands[q, 3]
+        m = qsp | tsp
+        best = 0
+        bmark = 0
+        j = 0
+        b = 0
+        while m != 0:
+            r = HI[m]
+            m ^= 1 << r
+            if (qsp >> r) & 1:
+                j += 1
+                if j - b > best:
+                    best = j - b
+                    bmark = 1 << (39 + r)
+            else:
+                b += 1
+        if best > cs:
+            cs = best
+            cmark = bmark
+        if q == leader:
+            ml = best
+            lmk = bmark
+    umark = cmark
     if leader != target:
         # the enemy leader may lead a card the target can neither beat nor ruff
         for s in range(3):
@@ -56,8 +110,14 @@ def quick_bounds(hands, leader, target, left):  # type: ignore[no-untyped-def]
             if ls == 0:
                 continue
             ts = hands[target, s]
-            if (ts != 0 and HI[ls] > HI[ts]) or (ts == 0 and tsp == 0):
+            if ts != 0 and HI[ls] > HI[ts]:
                 if ml + 1 > cs:
                     cs = ml + 1
+                    umark = lmk | (1 << (13 * s + HI[ls]))
                 break
-    return lb, left - cs
+            if ts == 0 and tsp == 0:
+                if ml + 1 > cs:
+                    cs = ml + 1
+                    umark = lmk
+                break
+    return lb, left - cs, lmark, umark

@@ -6,7 +6,36 @@ every operation stays in plain int64 arithmetic; a card is ``suit * 13 + rank``.
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 import numpy as np
+
+_KERNEL_FILES = ("_consts.py", "_moves.py", "_table.py", "_bounds.py", "_search.py")
+
+
+def _invalidate_stale_cache() -> None:
+    """Drop numba's on-disk cache when any kernel source changed.
+
+    numba keys a cached function on its own file only, so a caller compiled with an older callee
+    from another module would be loaded stale. A digest of all kernel sources guards against it.
+    """
+    here = Path(__file__).parent
+    try:
+        digest = hashlib.sha256(b"".join((here / f).read_bytes() for f in _KERNEL_FILES))
+        cache = here / "__pycache__"
+        stamp = cache / "kernels.sha256"
+        if stamp.exists() and stamp.read_text() == digest.hexdigest():
+            return
+        cache.mkdir(exist_ok=True)
+        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:  # read-only install: nothing to do, numba falls back to compiling
+        pass
+
+
+_invalidate_stale_cache()
 
 SPADES = 3
 MAXPLY = 53  # 52 cards + one sentinel level
@@ -28,6 +57,7 @@ OPT_ORDER = 3  # heuristic move ordering (plus table move first)
 OPT_MTD = 4  # drive null-window probes from a guess (else bisection)
 OPT_LAST = 5  # evaluate the last tricks directly
 OPT_ETC = 6  # look the children of a lead up in the table before searching them
+OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
 N_OPTS = 8
 
 # Indices of the statistics counters (``stats`` array).

@@ -6,12 +6,13 @@ Works on plain ints (52-bit hand masks, cards 0..51); the public facade in ``api
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ._consts import N_STATS, POP, default_opts
 from ._moves import beats
-from ._search import new_workspace, solve_root
+from ._search import new_workspace, probe, solve_root
 from ._table import new_table
 
 _MAX_GEN = 2**31 - 2
@@ -76,19 +77,34 @@ class Engine:
         pos = len(trick)
         mover = (leader + pos) % 4
         left = int(sum(POP[hands[mover, s]] for s in range(4)))
-        won = 0
-        if pos == 0 and left == 0:
+        if left == 0:
             return 0
         lo_ = 0 if lo is None else lo
         hi_ = left if hi is None else hi
-        del won
-        g = lo_ + 1 if guess is None else guess
+        g = hi_ if guess is None else guess
         for i, c in enumerate(trick):
             self.tc[i] = c
         h = np.array(hands, dtype=np.int64)
         return int(
             solve_root(
                 h, self.tc, pos, leader, target, mb, vr, ban, lo_, hi_, g,
+                self.pl, self.mv, self.scratch, self.keys, self.info, self.gens, self.gen,
+                self.opts, self.stats,
+            )
+        )
+
+
+    def at_least(self, root: Any, target: int, k: int) -> bool:
+        """One null-window probe: can ``target`` take ``k`` of the remaining tricks of ``root``
+        (an ``api.Root``)?"""
+        self.new_generation()
+        for i, c in enumerate(root.trick):
+            self.tc[i] = c
+        mb, vr, _ = root.flags
+        h = split_masks(root.masks)
+        return bool(
+            probe(
+                h, self.tc, len(root.trick), root.leader, target, k, mb, vr, root.ban,
                 self.pl, self.mv, self.scratch, self.keys, self.info, self.gens, self.gen,
                 self.opts, self.stats,
             )

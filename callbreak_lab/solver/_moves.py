@@ -41,7 +41,8 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):  # type: ignore[no-unty
     """Fill ``out[s]`` with the legal cards of suit ``s`` for ``hand`` (a row of suit masks).
 
     ``mb`` must_beat 0/1, ``vr`` void rule 0 strict / 1 win_only, ``ban`` 1 when the first-trick
-    spade-lead ban applies to this lead.
+    spade-lead ban applies to this lead. Returns a 52-bit mask of the trick card whose rank was
+    compared (``best``) or 0, for partition search.
     """
     for s in range(4):
         out[s] = 0
@@ -52,30 +53,34 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):  # type: ignore[no-unty
         else:
             for s in range(4):
                 out[s] = hand[s]
-        return
+        return 0
     f = hand[led]
     bs = best // 13
     if f != 0:
         if mb and bs == led:
             b = f & ABOVE[best % 13 + 1]
             out[led] = b if b != 0 else f
-        else:
-            out[led] = f
-        return
+            return 1 << best
+        out[led] = f
+        return 0
     sp = hand[3]
+    mark = 0
     if bs == 3:
         higher = sp & ABOVE[best % 13 + 1]
+        if sp != 0:
+            mark = 1 << best
     else:
         higher = sp
     if vr == 0:
         if sp != 0:
             out[3] = higher if higher != 0 else sp
-            return
+            return mark
     elif higher != 0:
         out[3] = higher
-        return
+        return mark
     for s in range(4):
         out[s] = hand[s]
+    return mark
 
 
 @njit(cache=True)
@@ -106,11 +111,28 @@ def rep_of(card, mine, live):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def run_above(card, mine, live):  # type: ignore[no-untyped-def]
+    """52-bit mask of the cards of ``mine`` (13-bit suit mask) equivalent to ``card`` and above it."""
+    s = card // 13
+    r = card % 13
+    m = 0
+    while True:
+        above = live & ABOVE[r + 1]
+        if above == 0:
+            return m
+        r = LO[above]
+        if (mine >> r) & 1 == 0:
+            return m
+        m |= 1 << (13 * s + r)
+
+
+@njit(cache=True)
 def gen_moves(  # type: ignore[no-untyped-def]
     hands, mover, target, leader, pos, tc, ts, mb, vr, ban, hint, use_equiv, use_order, mv, p,
     legal, live, scores,
 ):
-    """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return how many.
+    """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return (how many, mask
+    of the trick card whose rank the legal-card rules compared).
 
     One card per run of equivalent cards when ``use_equiv``; ``hint`` is a card to try first
     (the table's best lead) or -1. ``legal``, ``live``, ``scores`` are scratch arrays.
@@ -121,7 +143,7 @@ def gen_moves(  # type: ignore[no-untyped-def]
     wo = 0
     if pos > 0:
         led, best, wo = trick_info(tc, ts, pos)
-    legal_suits(hand, pos, led, best, mb, vr, ban, legal)
+    lmark = legal_suits(hand, pos, led, best, mb, vr, ban, legal)
     for s in range(4):
         live[s] = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     for i in range(pos):
@@ -192,4 +214,4 @@ def gen_moves(  # type: ignore[no-untyped-def]
             scores[i] = sc
             mv[p, i] = c
             n += 1
-    return n
+    return n, lmark

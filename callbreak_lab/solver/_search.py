@@ -19,6 +19,7 @@ from ._consts import (
     OPT_LAST,
     OPT_MTD,
     OPT_ORDER,
+    OPT_PART,
     OPT_QUICK,
     OPT_TT,
     POP,
@@ -28,23 +29,36 @@ from ._consts import (
     ST_TT_HITS,
     ST_TT_STORES,
 )
-from ._moves import beats, gen_moves, trick_info
-from ._table import bucket_of, card_of_rel, make_key, rel_of, tt_find, tt_store
+from ._moves import gen_moves, run_above, trick_info
+from ._table import (
+    bucket_of,
+    card_of_rel,
+    entry_marks,
+    length_word,
+    rel_of,
+    suit_codes,
+    tt_lookup,
+    tt_store,
+)
 
 # columns of the per-ply array ``pl``
-F_LEAD = 0
-F_WON = 1
-F_K1 = 2
-F_K2 = 3
-F_NEED = 4
-F_BASE = 5
-F_NMV = 6
-F_MI = 7
-N_FIELDS = 8
+F_LEAD = 0  # leader of the trick
+F_WON = 1  # target's tricks since the root
+F_NEED = 2  # tricks still needed (trick-boundary nodes)
+F_BASE = 3  # table bucket (-1: node not stored)
+F_NMV = 4  # number of moves
+F_MI = 5  # next move index
+F_W0 = 6  # length word of the table key
+F_REL = 7  # relevant cards backed up from the children searched so far
+F_LMARK = 8  # card compared by the legal-card rules at this node
+F_TMARK = 9  # card that won the trick by rank (pos 3 nodes, current move)
+F_CODE = 10  # 4 columns: owners of each suit, highest first
+N_FIELDS = 14
 
 _ENTER = 0
 _ITER = 1
 _RETURN = 2
+_ALL = (1 << 52) - 1
 
 
 def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -52,12 +66,12 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     pl = np.zeros((MAXPLY, N_FIELDS), dtype=np.int64)
     mv = np.zeros((MAXPLY, 16), dtype=np.int64)
     tc = np.zeros(MAXPLY + 4, dtype=np.int64)
-    scratch = np.zeros((3, 16), dtype=np.int64)
+    scratch = np.zeros((4, 16), dtype=np.int64)
     return pl, mv, tc, scratch
 
 
 @njit(cache=True)
-def _store(hands, pl, p, r, card, keys, info, gens, gen, stats):  # type: ignore[no-untyped-def]
+def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):  # type: ignore[no-untyped-def]
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
     if base < 0:
@@ -71,11 +85,28 @@ def _store(hands, pl, p, r, card, keys, info, gens, gen, stats):  # type: ignore
     if card >= 0:
         s = card // 13
         best = rel_of(card, hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s])
+    codes = pl[p, F_CODE : F_CODE + 4]
     if r:
-        tt_store(keys, info, gens, gen, pl[p, F_K1], pl[p, F_K2], base, left, need, left, best)
+        lo = need
+        hi = left
     else:
-        tt_store(keys, info, gens, gen, pl[p, F_K1], pl[p, F_K2], base, left, 0, need - 1, best)
+        lo = 0
+        hi = need - 1
+    tt_store(
+        keys, info, gens, gen, base, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best
+    )
     stats[ST_TT_STORES] += 1
+
+
+@njit(cache=True)
+def _trick_mark(tc, ts):  # type: ignore[no-untyped-def]
+    """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
+    _led, best, wo = trick_info(tc, ts, 4)
+    bs = best // 13
+    for i in range(4):
+        if i != wo and tc[ts + i] // 13 == bs:
+            return wo, 1 << best
+    return wo, 0
 
 
 @njit(cache=True)
@@ -93,6 +124,8 @@ def probe(  # type: ignore[no-untyped-def]
     use_equiv = opts[OPT_EQUIV]
     use_order = opts[OPT_ORDER]
     use_last = opts[OPT_LAST]
+    use_part = opts[OPT_PART]
+    fl = mb * 2 + vr
     nslots = keys.shape[0]
     legal = scratch[0]
     live = scratch[1]
@@ -103,6 +136,7 @@ def probe(  # type: ignore[no-untyped-def]
     pl[0, F_WON] = 0
     mode = _ENTER
     r = 0
+    rel = 0  # relevant cards of the result being returned
     while True:
         if mode == _ENTER:
             stats[ST_NODES] += 1
@@ -112,8 +146,10 @@ def probe(  # type: ignore[no-untyped-def]
             mover = (leader + pos) % 4
             ts = root_pos + p - pos
             pl[p, F_BASE] = -1
+            pl[p, F_REL] = 0
             hint = -1
             ban = 0
+            rel = 0
             if pos == 0:
                 left = 0
                 for s in range(4):
@@ -129,58 +165,52 @@ def probe(  # type: ignore[no-untyped-def]
                     continue
                 if left == 1 and use_last:
                     # one card each: the last trick plays itself
-                    best = -1
-                    wq = leader
                     for j in range(4):
                         q = (leader + j) % 4
-                        c = -1
                         for s in range(4):
                             if hands[q, s] != 0:
-                                c = s * 13 + HI[hands[q, s]]
-                        if j == 0 or beats(c, best):
-                            best = c
-                            wq = q
-                    r = 1 if wq == target else 0
+                                tc[ts + j] = s * 13 + HI[hands[q, s]]
+                    wo, rel = _trick_mark(tc, ts)
+                    r = 1 if (leader + wo) % 4 == target else 0
                     mode = _RETURN
                     continue
                 if use_quick:
-                    lb, ub = quick_bounds(hands, leader, target, left)
+                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 1
+                        rel = lmk
                         mode = _RETURN
                         continue
                     if ub < need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 0
+                        rel = umk
                         mode = _RETURN
                         continue
                 ban = ban_root if p == 0 else 0
                 if use_tt and ban == 0:
-                    k1, k2 = make_key(hands, leader, target, mb, vr)
-                    base = bucket_of(k1, k2, nslots)
-                    slot = tt_find(keys, k1, k2, base)
+                    codes = pl[p, F_CODE : F_CODE + 4]
+                    suit_codes(hands, codes)
+                    w0 = length_word(hands, leader)
+                    base = bucket_of(w0, fl * 4 + target, codes, nslots)
+                    res, slot = tt_lookup(keys, info, gens, base, w0, fl, target, codes, need)
+                    if res >= 0:
+                        stats[ST_TT_HITS] += 1
+                        r = res
+                        rel = entry_marks(keys, slot, hands) if use_part else _ALL
+                        mode = _RETURN
+                        continue
                     if slot >= 0:
-                        if info[slot, 0] >= need:
-                            stats[ST_TT_HITS] += 1
-                            r = 1
-                            mode = _RETURN
-                            continue
-                        if info[slot, 1] < need:
-                            stats[ST_TT_HITS] += 1
-                            r = 0
-                            mode = _RETURN
-                            continue
-                        if info[slot, 2] >= 0:
-                            hint = card_of_rel(info[slot, 2], hands)
-                    pl[p, F_K1] = k1
-                    pl[p, F_K2] = k2
+                        hint = card_of_rel(info[slot, 2], hands)
+                    pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
-            n = gen_moves(
+            n, lmark = gen_moves(
                 hands, mover, target, leader, pos, tc, ts, mb, vr, ban, hint, use_equiv,
                 use_order, mv, p, legal, live, scores,
             )
+            pl[p, F_LMARK] = lmark
             pl[p, F_NMV] = n
             pl[p, F_MI] = 0
             mode = _ITER
@@ -196,7 +226,8 @@ def probe(  # type: ignore[no-untyped-def]
                 tc[root_pos + p] = c
                 won = pl[p, F_WON]
                 if pos == 3:
-                    led, best, wo = trick_info(tc, root_pos + p - 3, 4)
+                    wo, tmark = _trick_mark(tc, root_pos + p - 3)
+                    pl[p, F_TMARK] = tmark
                     w = (leader + wo) % 4
                     pl[p + 1, F_LEAD] = w
                     pl[p + 1, F_WON] = won + (1 if w == target else 0)
@@ -207,19 +238,38 @@ def probe(  # type: ignore[no-untyped-def]
                 mode = _ENTER
             else:
                 r = 0 if mover == target else 1
-                _store(hands, pl, p, r, -1, keys, info, gens, gen, stats)
+                rel = pl[p, F_REL] | pl[p, F_LMARK]
+                if not use_part:
+                    rel = _ALL
+                _store(hands, pl, p, r, -1, rel, target, fl, keys, info, gens, gen, stats)
                 mode = _RETURN
         else:
             if p == 0:
                 return r == 1
             p -= 1
             pos = (root_pos + p) % 4
-            mover = (pl[p, F_LEAD] + pos) % 4
+            leader = pl[p, F_LEAD]
+            mover = (leader + pos) % 4
             c = tc[root_pos + p]
             hands[mover, c // 13] |= 1 << (c % 13)
+            if pos == 3:
+                rel |= pl[p, F_TMARK]
             if (r == 1) == (mover == target):
-                _store(hands, pl, p, r, c, keys, info, gens, gen, stats)
+                rel |= pl[p, F_LMARK]
+                if not use_part:
+                    rel = _ALL
+                _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, gen, stats)
             else:
+                if use_equiv:
+                    s = c // 13
+                    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+                    for j in range(pos):
+                        cc = tc[root_pos + p - pos + j]
+                        if cc // 13 == s:
+                            lv |= 1 << (cc % 13)
+                    if rel & run_above(c, hands[mover, s], lv):
+                        rel |= 1 << c
+                pl[p, F_REL] |= rel
                 mode = _ITER
 
 
@@ -236,7 +286,7 @@ def solve_root(  # type: ignore[no-untyped-def]
         left = 0
         for s in range(4):
             left += POP[hands[root_leader, s]]
-        lb, ub = quick_bounds(hands, root_leader, target, left)
+        lb, ub, _lm, _um = quick_bounds(hands, root_leader, target, left)
         if lb > lo:
             lo = lb
         if ub < hi:

@@ -1,13 +1,17 @@
-"""Numba kernels: the transposition table (bounds at trick boundaries, keyed on relative ranks).
+"""Numba kernels: the transposition table with partition search (DDS "winning ranks").
 
-A key describes, for each suit, which seat holds each remaining card in rank order (2 bits per
-card) and how many remain, so positions equal up to relative ranks share an entry. The key also
-holds the leader, the target seat and the rule switches, so an entry is a fact about an abstract
-position that stays true across deals: the table never needs clearing, only a generation counter
-to prefer replacing entries of earlier solves.
+An entry is a fact about every trick-boundary position that matches it: the same leader, target
+seat and rule switches, the same number of cards of each suit in each hand, and, for each suit,
+the same owners of the top ``d_s`` remaining cards (relative ranks). ``d_s`` comes from the ranks
+that mattered in the search below the node (backed up like DDS's winning ranks), so one entry
+answers many positions. Entries never go stale (they hold for any deal); a generation counter only
+steers replacement, so the table needs no clearing between solves.
 
-Layout: ``keys[i, 0..1]`` the two key words; ``info[i]`` = (lower, upper, best lead, tricks left);
-``gens[i]`` generation (0 = empty). Slots are grouped in buckets of ``WAYS``.
+Layout: ``keys[i] = (w0, w1, w2)``: ``w0`` the suit lengths of the hands and the leader; ``w1``
+(suits 0, 1) and ``w2`` (suits 2, 3) 30 bits per suit = depth (4 bits) and owners of the top
+cards, highest first, 2 bits each; ``w1`` bits 60-61 the rule switches, ``w2`` bits 60-61 the
+target. ``info[i] = (lower, upper, best lead, tricks left)``; ``gens[i]`` (0 = empty). Slots are
+grouped in buckets of ``WAYS`` that share a hash of ``w0`` and the target/rules.
 """
 
 from __future__ import annotations
@@ -15,32 +19,34 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._consts import LO
+from ._consts import HI, POP
 
-WAYS = 4
+WAYS = 16
+#: owners of the top TOPK cards of each suit always belong to an entry's pattern (and its hash)
+TOPK = 3
+_M30 = (1 << 30) - 1
+_M26 = (1 << 26) - 1
 
 
 def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations)."""
     n = 1 << log2_slots
-    keys = np.zeros((n, 2), dtype=np.int64)
+    keys = np.zeros((n, 3), dtype=np.int64)
     info = np.zeros((n, 4), dtype=np.int8)
     gens = np.zeros(n, dtype=np.int32)
     return keys, info, gens
 
 
 @njit(cache=True)
-def make_key(hands, leader, target, mb, vr):  # type: ignore[no-untyped-def]
-    """The two key words of the trick-boundary position (relative ranks)."""
-    k1 = 0
-    k2 = 0
+def suit_codes(hands, codes):  # type: ignore[no-untyped-def]
+    """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
         live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
         code = 0
         n = 0
         while live != 0:
-            r = LO[live]
-            live &= live - 1
+            r = HI[live]
+            live ^= 1 << r
             o = 0
             if (hands[1, s] >> r) & 1:
                 o = 1
@@ -50,83 +56,149 @@ def make_key(hands, leader, target, mb, vr):  # type: ignore[no-untyped-def]
                 o = 3
             code |= o << (2 * n)
             n += 1
-        v = code | (n << 26)
-        if s < 2:
-            k1 |= v << (30 * s)
-        else:
-            k2 |= v << (30 * (s - 2))
-    k1 |= (leader << 60) | (vr << 62)
-    k2 |= (target << 60) | (mb << 62)
-    return k1, k2
+        codes[s] = code
 
 
 @njit(cache=True)
-def bucket_of(k1, k2, nslots):  # type: ignore[no-untyped-def]
-    """First slot of the bucket for a key."""
-    h = k1 ^ (k2 * 0x9E3779B97F4A7C1)
-    h ^= h >> 29
-    h = (h & 0xFFFFFFFFFFFFFFF) * 0xBF58476D1CE4E5B
+def length_word(hands, leader):  # type: ignore[no-untyped-def]
+    """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
+    w = 0
+    i = 0
+    for q in range(4):
+        for s in range(4):
+            if q == 3 and s == 3:
+                break
+            w |= POP[hands[q, s]] << (4 * i)
+            i += 1
+    return w | (leader << 60)
+
+
+@njit(cache=True)
+def bucket_of(w0, tflags, codes, nslots):  # type: ignore[no-untyped-def]
+    """First slot of the bucket for a length word, target/rule bits and the owners of the top
+    ``TOPK`` cards of each suit (always part of an entry's pattern, so they can be hashed)."""
+    t = 0
+    for s in range(4):
+        t = (t << 2 * TOPK) | (codes[s] & ((1 << (2 * TOPK)) - 1))
+    h = (w0 ^ (tflags << 59) ^ (t * 0x2545F4914F6CDD1D)) & 0x7FFFFFFFFFFFFFFF
+    h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B
+    h &= 0x7FFFFFFFFFFFFFFF
     h ^= h >> 31
     nb = nslots // WAYS
-    return ((h >> 5) & (nb - 1)) * WAYS
+    return ((h >> 3) & (nb - 1)) * WAYS
 
 
 @njit(cache=True)
-def tt_find(keys, k1, k2, base):  # type: ignore[no-untyped-def]
-    """Slot holding the key in the bucket starting at ``base``, or -1."""
+def _matches(keys, i, w0, f1, f2, codes):  # type: ignore[no-untyped-def]
+    if keys[i, 0] != w0:
+        return False
+    k1 = keys[i, 1]
+    k2 = keys[i, 2]
+    if (k1 >> 60) != f1 or (k2 >> 60) != f2:
+        return False
+    for s in range(4):
+        e = ((k1 if s < 2 else k2) >> (30 * (s % 2))) & _M30
+        d = e >> 26
+        if (codes[s] & ((1 << (2 * d)) - 1)) != (e & _M26):
+            return False
+    return True
+
+
+@njit(cache=True)
+def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):  # type: ignore[no-untyped-def]
+    """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
+    else (-1, slot of an entry with a best lead or -1)."""
+    hint = -1
     for i in range(base, base + WAYS):
-        if keys[i, 0] == k1 and keys[i, 1] == k2:
-            return i
-    return -1
+        if gens[i] == 0 or not _matches(keys, i, w0, f1, f2, codes):
+            continue
+        if info[i, 0] >= need:
+            return 1, i
+        if info[i, 1] < need:
+            return 0, i
+        if info[i, 2] >= 0:
+            hint = i
+    return -1, hint
 
 
 @njit(cache=True)
-def tt_store(keys, info, gens, gen, k1, k2, base, left, lower, upper, best):  # type: ignore[no-untyped-def]
-    """Merge bounds (tricks the target takes from here) and a best lead into the table."""
-    slot = tt_find(keys, k1, k2, base)
-    if slot >= 0:
-        if lower > info[slot, 0]:
-            info[slot, 0] = lower
-        if upper < info[slot, 1]:
-            info[slot, 1] = upper
-        if best >= 0:
-            info[slot, 2] = best
-        gens[slot] = gen
-        return slot
-    # choose a victim: empty, else stale generation with least depth, else least depth
-    victim = base
+def entry_marks(keys, i, hands):  # type: ignore[no-untyped-def]
+    """Relevant-card mask (52-bit) of entry ``i`` in the current position: per suit, the lowest
+    of the top ``d_s`` live cards."""
+    mask = 0
+    for s in range(4):
+        e = ((keys[i, 1] if s < 2 else keys[i, 2]) >> (30 * (s % 2))) & _M30
+        d = e >> 26
+        if d == 0:
+            continue
+        live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        r = -1
+        for _ in range(d):
+            r = HI[live]
+            live ^= 1 << r
+        mask |= 1 << (13 * s + r)
+    return mask
+
+
+@njit(cache=True)
+def tt_store(  # type: ignore[no-untyped-def]
+    keys, info, gens, gen, base, w0, f1, f2, codes, hands, rel, left, lower, upper, best,
+):
+    """Store bounds for every position agreeing on the cards at or above the relevant ones."""
+    k1 = f1 << 60
+    k2 = f2 << 60
+    for s in range(4):
+        live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        rs = (rel >> (13 * s)) & 0x1FFF & live
+        n = POP[live]
+        d = TOPK if n > TOPK else n
+        if rs != 0:
+            low = rs & -rs
+            dr = POP[live & ~(low - 1)]
+            if dr > d:
+                d = dr
+        e = (d << 26) | (codes[s] & ((1 << (2 * d)) - 1))
+        if s < 2:
+            k1 |= e << (30 * s)
+        else:
+            k2 |= e << (30 * (s - 2))
+    victim = -1
     vscore = 1 << 30
     for i in range(base, base + WAYS):
         g = gens[i]
+        if g != 0 and keys[i, 0] == w0 and keys[i, 1] == k1 and keys[i, 2] == k2:
+            if lower > info[i, 0]:
+                info[i, 0] = lower
+            if upper < info[i, 1]:
+                info[i, 1] = upper
+            if best >= 0:
+                info[i, 2] = best
+            gens[i] = gen
+            return
         if g == 0:
-            victim = i
-            break
-        sc = info[i, 3]
-        if g != gen:
-            sc -= 64
+            sc = -1000
+        else:
+            sc = info[i, 3]
+            if g != gen:
+                sc -= 64
         if sc < vscore:
             vscore = sc
             victim = i
-    keys[victim, 0] = k1
-    keys[victim, 1] = k2
+    keys[victim, 0] = w0
+    keys[victim, 1] = k1
+    keys[victim, 2] = k2
     info[victim, 0] = lower
     info[victim, 1] = upper
     info[victim, 2] = best
     info[victim, 3] = left
     gens[victim] = gen
-    return victim
 
 
 @njit(cache=True)
 def rel_of(card, live_s):  # type: ignore[no-untyped-def]
-    """Relative code of a card: suit * 16 + number of live cards of its suit below it."""
+    """Relative code of a card: suit * 16 + number of live cards of its suit above it."""
     r = card % 13
-    below = live_s & ((1 << r) - 1)
-    n = 0
-    while below != 0:
-        below &= below - 1
-        n += 1
-    return (card // 13) * 16 + n
+    return (card // 13) * 16 + POP[live_s >> (r + 1)]
 
 
 @njit(cache=True)
@@ -137,8 +209,8 @@ def card_of_rel(rel, hands):  # type: ignore[no-untyped-def]
     live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     n = 0
     while live != 0:
-        r = LO[live]
-        live &= live - 1
+        r = HI[live]
+        live ^= 1 << r
         if n == idx:
             return s * 13 + r
         n += 1

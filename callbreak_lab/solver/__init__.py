@@ -1,0 +1,36 @@
+"""Exact double-dummy solver for Call Break (numba kernels behind a small facade).
+
+``solve``, ``dd_table``, ``card_values`` and ``playout`` work on one position (a ``Position`` at
+any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`` and
+``playouts`` batch them over many deals in parallel (joblib), results in input order.
+"""
+
+from __future__ import annotations
+
+from .api import (
+    SOLVER_VERSION,
+    PlayoutResult,
+    PositionError,
+    SeatError,
+    SolverError,
+    card_values,
+    dd_table,
+    playout,
+    solve,
+)
+from .batch import dd_tables, playouts, solve_many
+
+__all__ = [
+    "SOLVER_VERSION",
+    "PlayoutResult",
+    "PositionError",
+    "SeatError",
+    "SolverError",
+    "card_values",
+    "dd_table",
+    "dd_tables",
+    "playout",
+    "playouts",
+    "solve",
+    "solve_many",
+]

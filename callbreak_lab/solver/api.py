@@ -1,0 +1,321 @@
+"""The solver facade: exact double-dummy values, card values and the self-interested play-out.
+
+Positions come from ``callbreak_lab.game.Position`` (any point of a deal) or a ``Deal`` (its
+start: seat 0 on lead, first trick). Values are tricks of the remaining ones, the trick in
+progress included, that the target seat can guarantee against the other three together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from callbreak_lab.cards import Card, Deal
+
+from ._consts import POP
+from ._engine import Engine, split_masks, trick_winner_cards
+from ._moves import legal_suits, rep_of, trick_info
+
+if TYPE_CHECKING:
+    from callbreak_lab.game import Position
+    from callbreak_lab.rules import Ruleset
+
+#: bump when a change could alter any solver output (datasets record it)
+SOLVER_VERSION = "1.0"
+
+
+class SolverError(ValueError):
+    """Bad input to the solver (seat, hands, trick, rules)."""
+
+
+class SeatError(SolverError):
+    """A seat outside 0..3."""
+
+
+class PositionError(SolverError):
+    """Hands or trick that do not form a position (overlaps, wrong sizes, bad cards)."""
+
+
+@dataclass(frozen=True)
+class PlayoutResult:
+    """The self-interested play-out: ``cards`` played from the position on, in play order, and
+    ``tricks`` won by each seat over the whole deal (tricks already won included; sums to 13 for
+    a deal started from its beginning)."""
+
+    cards: tuple[Card, ...]
+    tricks: tuple[int, int, int, int]
+
+
+@dataclass
+class Root:
+    """A position in kernel terms (what is shipped to worker processes)."""
+
+    masks: tuple[int, int, int, int]
+    trick: tuple[int, ...]
+    leader: int
+    first_trick: bool
+    won: tuple[int, int, int, int]
+    flags: tuple[int, int, int]  # must_beat, void_rule, first_trick_spade_ban
+
+    @property
+    def ban(self) -> int:
+        """1 when the spade-lead ban applies to the card to play now."""
+        return int(self.flags[2] and self.first_trick and not self.trick)
+
+    @property
+    def mover(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def left(self) -> int:
+        """Cards the seat to move still holds (= tricks left, the current one included)."""
+        return int(self.masks[self.mover]).bit_count()
+
+
+_ENGINE: Engine | None = None
+
+
+def engine() -> Engine:
+    """This process's engine (created on first use; its table is shared by every solve)."""
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = Engine()
+    return _ENGINE
+
+
+def _rules_of(rules: Ruleset | str | None, position: Any) -> Ruleset:
+    from callbreak_lab.rules import Ruleset
+
+    if rules is None:
+        rules = getattr(position, "rules", None)
+        if rules is None:
+            raise SolverError("rules are needed to solve a Deal (a preset name or a Ruleset)")
+    if isinstance(rules, str):
+        return Ruleset.preset(rules)
+    if not isinstance(rules, Ruleset):
+        raise SolverError(f"rules must be a Ruleset or a preset name, got {type(rules).__name__}")
+    return rules
+
+
+def _check_seat(seat: Any) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+        raise SeatError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
+    return int(seat)
+
+
+def make_root(position: Position | Deal | str, rules: Ruleset | str | None = None) -> Root:
+    """Validate a Position or Deal (or deal text) and convert it to kernel terms."""
+    r = _rules_of(rules, position)
+    flags = tuple(int(x) for x in r.kernel_flags())
+    if isinstance(position, str):
+        position = Deal.parse(position)
+    if isinstance(position, Deal):
+        masks = tuple(int(h.mask) for h in position.hands)
+        root = Root(masks, (), 0, True, (0, 0, 0, 0), flags)  # type: ignore[arg-type]
+    elif hasattr(position, "hands") and hasattr(position, "trick"):
+        masks = tuple(int(h.mask) for h in position.hands)
+        root = Root(
+            masks,  # type: ignore[arg-type]
+            tuple(int(c) for c in position.trick),
+            int(position.leader),
+            bool(position.is_first_trick),
+            tuple(int(w) for w in position.tricks_won),  # type: ignore[arg-type]
+            flags,  # type: ignore[arg-type]
+        )
+    else:
+        raise SolverError(f"expected a Position or a Deal, got {type(position).__name__}")
+    check_root(root)
+    return root
+
+
+def check_root(root: Root) -> None:
+    """Raise PositionError unless the hands and trick form a position."""
+    if len(root.masks) != 4:
+        raise PositionError(f"four hands are needed, got {len(root.masks)}")
+    if not 0 <= root.leader <= 3:
+        raise SeatError(f"leader must be 0..3, got {root.leader}")
+    if len(root.trick) > 3:
+        raise PositionError(f"a trick in progress holds 0..3 cards, got {len(root.trick)}")
+    seen = 0
+    for q, m in enumerate(root.masks):
+        if m < 0 or m >> 52:
+            raise PositionError(f"seat {q}: hand mask outside the 52 cards")
+        if seen & m:
+            raise PositionError(f"seat {q}: holds cards another seat holds too")
+        seen |= m
+    for c in root.trick:
+        if not 0 <= c < 52 or (seen >> c) & 1:
+            raise PositionError(f"trick card {c} is not a card or is also in a hand")
+        seen |= 1 << c
+    n = int(root.masks[root.mover]).bit_count()
+    for j in range(4):
+        q = (root.leader + j) % 4
+        want = n - 1 if j < len(root.trick) else n
+        got = int(root.masks[q]).bit_count()
+        if got != want:
+            raise PositionError(
+                f"seat {q} holds {got} cards, expected {want} (hands of inconsistent sizes for "
+                f"a trick of {len(root.trick)} card(s) led by seat {root.leader})"
+            )
+    if root.trick and n == 0:
+        raise PositionError("a trick in progress needs cards left to finish it")
+
+
+def value_of(root: Root, seat: int, eng: Engine | None = None, **bounds: Any) -> int:
+    """Value (remaining tricks) of a validated root for ``seat``."""
+    eng = eng or engine()
+    eng.new_generation()
+    mb, vr, _ = root.flags
+    if root.left == 0:
+        return 0
+    return eng.value(
+        split_masks(root.masks), root.trick, root.leader, seat, mb, vr, root.ban, **bounds
+    )
+
+
+def solve(position: Position | Deal | str, seat: int, rules: Ruleset | str | None = None) -> int:
+    """Tricks of the remaining ones (trick in progress included) ``seat`` can guarantee when all
+    hands are visible and the other three seats play together against it."""
+    seat = _check_seat(seat)
+    return value_of(make_root(position, rules), seat)
+
+
+def dd_table(
+    position: Position | Deal | str, rules: Ruleset | str | None = None
+) -> tuple[int, int, int, int]:
+    """The value for each of the four seats."""
+    root = make_root(position, rules)
+    v = [value_of(root, t) for t in range(4)]
+    return (v[0], v[1], v[2], v[3])
+
+
+def legal_mask(root: Root) -> int:
+    """Legal cards of the seat to move, as a 52-bit mask."""
+    hands = split_masks(root.masks)
+    out = np.zeros(4, dtype=np.int64)
+    pos = len(root.trick)
+    led = best = 0
+    if pos:
+        tc = np.array(root.trick, dtype=np.int64)
+        led, best, _ = trick_info(tc, 0, pos)
+    legal_suits(hands[root.mover], pos, led, best, root.flags[0], root.flags[1], root.ban, out)
+    return sum(int(out[s]) << (13 * s) for s in range(4))
+
+
+def child(root: Root, card: int) -> tuple[Root, int]:
+    """The position after the mover plays ``card`` and the seat that won the trick if the card
+    completed it (else -1)."""
+    masks = list(root.masks)
+    masks[root.mover] ^= 1 << card
+    trick = (*root.trick, card)
+    won = list(root.won)
+    if len(trick) < 4:
+        nxt = Root(tuple(masks), trick, root.leader, root.first_trick, root.won, root.flags)  # type: ignore[arg-type]
+        return nxt, -1
+    w = trick_winner_cards(trick, root.leader)
+    won[w] += 1
+    nxt = Root(tuple(masks), (), w, False, tuple(won), root.flags)  # type: ignore[arg-type]
+    return nxt, w
+
+
+def _rep(root: Root, card: int) -> int:
+    """The representative (lowest) card of the run of equivalent cards holding ``card``."""
+    s = card // 13
+    live = 0
+    for m in root.masks:
+        live |= (m >> (13 * s)) & 0x1FFF
+    for c in root.trick:
+        if c // 13 == s:
+            live |= 1 << (c % 13)
+    mine = (root.masks[root.mover] >> (13 * s)) & 0x1FFF
+    return int(rep_of(card, mine, live))
+
+
+def _child_value(root: Root, card: int, seat: int, eng: Engine, v: int | None) -> int:
+    """Value for ``seat`` after the mover plays ``card`` (remaining tricks counted from root)."""
+    nxt, w = child(root, card)
+    bonus = 1 if w == seat else 0
+    if nxt.left == 0:
+        return bonus
+    if v is None:
+        return bonus + value_of(nxt, seat, eng)
+    if root.mover == seat:  # the mover maximises: every child is worth at most v
+        hi = max(0, v - bonus)
+        return bonus + value_of(nxt, seat, eng, hi=min(hi, nxt.left), guess=hi)
+    lo = max(0, v - bonus)  # an opponent moves: every child is worth at least v
+    return bonus + value_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
+
+
+def values_of(root: Root, seat: int, eng: Engine | None = None) -> dict[int, int]:
+    """Value for ``seat`` after each legal card of the mover (all legal cards)."""
+    eng = eng or engine()
+    if root.left == 0:
+        return {}
+    v = value_of(root, seat, eng)
+    legal = legal_mask(root)
+    out: dict[int, int] = {}
+    memo: dict[int, int] = {}
+    for c in range(52):
+        if (legal >> c) & 1:
+            rc = _rep(root, c)
+            if rc not in memo:
+                memo[rc] = _child_value(root, rc, seat, eng, v)
+            out[c] = memo[rc]
+    return out
+
+
+def card_values(
+    position: Position | Deal | str, seat: int, rules: Ruleset | str | None = None
+) -> dict[Card, int]:
+    """For every legal card of the player to move: the value for ``seat`` (remaining tricks,
+    trick in progress included) after that card. Equivalent cards get the same value."""
+    seat = _check_seat(seat)
+    root = make_root(position, rules)
+    return {Card(c): v for c, v in values_of(root, seat).items()}
+
+
+def _order_key(c: int) -> int:
+    return (c % 13) * 4 + c // 13
+
+
+def playout_of(root: Root, eng: Engine | None = None) -> PlayoutResult:
+    """The self-interested play-out of a validated root."""
+    eng = eng or engine()
+    cards: list[Card] = []
+    won = list(root.won)
+    while root.left > 0:
+        legal = legal_mask(root)
+        cand = sorted((c for c in range(52) if (legal >> c) & 1), key=_order_key)
+        choice = cand[0]
+        if len(cand) > 1:
+            me = root.mover
+            v = value_of(root, me, eng)
+            memo: dict[int, bool] = {}
+            for c in cand:
+                rc = _rep(root, c)
+                if rc not in memo:
+                    nxt, w = child(root, rc)
+                    need = v - (1 if w == me else 0)
+                    if need <= 0 or nxt.left == 0:
+                        memo[rc] = need <= 0
+                    else:
+                        memo[rc] = eng.at_least(nxt, me, need)
+                if memo[rc]:
+                    choice = c
+                    break
+            else:  # pragma: no cover - the maximum over the children is v by definition
+                raise SolverError("internal error: no card reaches the position's value")
+        cards.append(Card(choice))
+        root, w = child(root, choice)
+        if w >= 0:
+            won[w] += 1
+    return PlayoutResult(tuple(cards), (won[0], won[1], won[2], won[3]))
+
+
+def playout(position: Position | Deal | str, rules: Ruleset | str | None = None) -> PlayoutResult:
+    """From the position, each player to move plays a legal card maximising its own double-dummy
+    value after the card (ties: lowest rank, then clubs < diamonds < hearts < spades), to the
+    end. ``tricks`` counts the whole deal, tricks already won included."""
+    return playout_of(make_root(position, rules))

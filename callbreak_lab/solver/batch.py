@@ -1,0 +1,105 @@
+"""Batches over many deals or positions, in parallel with joblib (results in input order)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .api import PlayoutResult, Root, _check_seat, make_root, playout_of, value_of
+
+if TYPE_CHECKING:
+    from callbreak_lab.cards import Deal
+    from callbreak_lab.game import Position
+    from callbreak_lab.rules import Ruleset
+
+
+def _solve_chunk(jobs: list[tuple[Root, int]]) -> list[int]:
+    return [value_of(root, seat) for root, seat in jobs]
+
+
+def _table_chunk(roots: list[Root]) -> list[tuple[int, ...]]:
+    return [tuple(value_of(root, t) for t in range(4)) for root in roots]
+
+
+def _playout_chunk(roots: list[Root]) -> list[PlayoutResult]:
+    return [playout_of(root) for root in roots]
+
+
+def _run(
+    fn: Callable[[list[Any]], list[Any]], items: list[Any], n_jobs: int | None, progress: bool
+) -> list[Any]:
+    """Apply ``fn`` to chunks of ``items`` (in worker processes when ``n_jobs`` != 1)."""
+    n = len(items)
+    if n == 0:
+        return []
+    if n_jobs is None:
+        n_jobs = 1
+    if n_jobs < 0:
+        import os
+
+        n_jobs = max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    workers = max(1, min(n_jobs, n))
+    size = max(1, min(16, -(-n // (workers * 4))))
+    chunks = [items[i : i + size] for i in range(0, n, size)]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n, unit="deal")
+    results: list[Any] = []
+    try:
+        it: Iterator[list[Any]]
+        if workers == 1:
+            it = (fn(c) for c in chunks)
+        else:
+            from joblib import Parallel, delayed
+
+            it = Parallel(n_jobs=workers, return_as="generator")(delayed(fn)(c) for c in chunks)
+        for chunk, out in zip(chunks, it, strict=True):
+            results.extend(out)
+            if bar is not None:
+                bar.update(len(chunk))
+    finally:
+        if bar is not None:
+            bar.close()
+    return results
+
+
+def solve_many(
+    positions: Sequence[Position | Deal | str],
+    seats: int | Sequence[int],
+    rules: Ruleset | str | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> list[int]:
+    """``solve`` for each position (one seat for all, or one seat per position)."""
+    seat_list = [seats] * len(positions) if isinstance(seats, int) else list(seats)
+    if len(seat_list) != len(positions):
+        raise ValueError(f"{len(seat_list)} seats for {len(positions)} positions")
+    jobs = [(make_root(p, rules), _check_seat(s)) for p, s in zip(positions, seat_list, strict=True)]
+    return _run(_solve_chunk, jobs, n_jobs, progress)
+
+
+def dd_tables(
+    deals: Sequence[Position | Deal | str],
+    rules: Ruleset | str | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> np.ndarray:
+    """``dd_table`` for each deal or position: an int array of shape (n, 4)."""
+    roots = [make_root(d, rules) for d in deals]
+    out = _run(_table_chunk, roots, n_jobs, progress)
+    return np.array(out, dtype=np.int64).reshape(len(roots), 4)
+
+
+def playouts(
+    deals: Sequence[Position | Deal | str],
+    rules: Ruleset | str | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> list[PlayoutResult]:
+    """``playout`` for each deal or position."""
+    roots = [make_root(d, rules) for d in deals]
+    return _run(_playout_chunk, roots, n_jobs, progress)
