@@ -28,6 +28,7 @@ __all__ = [
     "dd_table",
     "forecast_from_dist",
     "model_forecast",
+    "model_missing",
     "playout_tricks",
     "simulate_forecast",
 ]
@@ -154,8 +155,21 @@ def simulate_forecast(
     return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor_dist, samples=n)
 
 
-def auto_forecast(hand: Hand, seat: int, rules: Ruleset, fallback_samples: int = 32) -> Forecast:
-    """The bid model's forecast; while no model is shipped, the Monte Carlo reference (slower)."""
+def model_missing(rules: Ruleset) -> str | None:
+    """Why the bid model for ``rules`` cannot be loaded, or None when it can."""
+    try:
+        model = _module("model", "the bid model")
+        model.load_model(rules)
+    except SourceUnavailable as exc:
+        return str(exc)
+    except ValueError as exc:  # model.ModelError
+        return f"the bid model is not available: {exc}"
+    return None
+
+
+def auto_forecast(hand: Hand, seat: int, rules: Ruleset, fallback_samples: int = 8) -> Forecast:
+    """The bid model's forecast; while no model is shipped, the Monte Carlo reference (slower,
+    and labelled as such)."""
     try:
         return model_forecast(hand, seat, rules)
     except SourceUnavailable as model_missing:

@@ -195,7 +195,7 @@ class CallAdvisor(_Observable):
         seat: int = 0,
         forecaster: Forecaster | None = None,
         simulator: Callable[..., Forecast] | None = None,
-        sim_samples: int = 48,
+        sim_samples: int = 16,
     ) -> None:
         super().__init__()
         self.picker = picker or HandPicker()

@@ -212,7 +212,7 @@ class CallingTrainer(_Observable):
         focus: str = "any hand",
         forecaster: Forecaster | None = None,
         simulator: Callable[..., Forecast] | None = None,
-        sim_samples: int = 16,
+        sim_samples: int = 0,
         tricks_of: Callable[[Deal, Ruleset], list[int]] | None = None,
     ) -> None:
         super().__init__()
