@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -16,7 +17,8 @@ pytestmark = pytest.mark.skipif(
     reason="the solver facade (solve, card_values, playout) is not there yet",
 )
 
-CASES = [(101, "modern", 0), (202, "online", 2), (303, "strict", 3)]
+# seeds whose lines the solver finds quickly (solve times vary a lot between deals)
+CASES = [(5, "modern", 1), (1, "online", 0), (2, "strict", 0)]
 
 
 def _playout_parts(result: Any) -> tuple[list[Card], tuple[int, ...]]:
@@ -58,7 +60,7 @@ def test_full_line(seed: int, rules: str, seat: int) -> None:
     assert tried
 
 
-@pytest.mark.parametrize(("seed", "rules", "seat"), CASES[:2])
+@pytest.mark.parametrize(("seed", "rules", "seat"), [CASES[0], CASES[2]])
 def test_playout_line_matches_solver(seed: int, rules: str, seat: int) -> None:
     del seat
     pos = Position(Deal.random(seed), rules)
@@ -73,7 +75,7 @@ def test_playout_line_matches_solver(seed: int, rules: str, seat: int) -> None:
 
 
 def test_analyse_random_play() -> None:
-    deal = Deal.random(404)
+    deal = Deal.random(5)
     rules = "modern"
     pos = Position(deal, rules)
     policy = random_player(9)
@@ -104,23 +106,25 @@ def test_analyse_random_play() -> None:
     assert len(part.entries) == 4 and not part.complete
 
 
+def _deal_with(seat0: Hand, seed: int) -> Deal:
+    rest = [c for c in range(52) if c not in seat0]
+    random.Random(seed).shuffle(rest)
+    return Deal([seat0, *(Hand.from_cards(rest[13 * i : 13 * i + 13]) for i in range(3))])
+
+
 def test_first_trick_spade_ban() -> None:
     # seat 0 holds twelve spades and the 2C: under strict it must lead the club
-    spades = Hand.parse("AKQJT98765432...") - Hand.parse("AS")
-    s0 = spades | Hand.parse("2C")
-    rest = [c for c in range(52) if c not in s0]
-    hands = [s0, *(Hand.from_cards(rest[13 * i : 13 * i + 13]) for i in range(3))]
-    deal = Deal(hands)
+    spades = Hand.parse("AKQJT98765432...")
+    deal = _deal_with(spades - Hand.parse("AS") | Hand.parse("2C"), 0)
     line = play_line(Position(deal, "strict"), 0, "strict")
     first = line.steps[0]
     assert first.card == Card.parse("2C")
     assert first.forced == "first trick: no spade lead while holding another suit"
     free = play_line(Position(deal, "modern"), 0, "modern").steps[0]
     assert free.forced is None and free.restriction is None and len(free.values) == 13
-    # several non-spades: restricted but not forced
-    deal2 = Deal.random(7)
-    pos = Position(deal2, "strict")
-    step = play_line(pos, 0).steps[0]
+    # several other cards: restricted but not forced
+    deal2 = _deal_with(spades - Hand.parse("AS KS QS") | Hand.parse("2C 3D 4H"), 1)
+    step = play_line(Position(deal2, "strict"), 0).steps[0]
     assert step.forced is None
     assert step.restriction == "first trick: no spade lead while holding another suit"
-    assert all(c.suit != 3 for c in step.values)
+    assert sorted(map(str, step.values)) == ["2C", "3D", "4H"]
