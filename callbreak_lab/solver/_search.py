@@ -174,7 +174,8 @@ def probe(  # type: ignore[no-untyped-def]
                     r = 1 if (leader + wo) % 4 == target else 0
                     mode = _RETURN
                     continue
-                if use_quick:
+                ban = ban_root if p == 0 else 0
+                if use_quick and ban == 0:  # the bounds assume a free lead
                     lb, ub, lmk, umk = quick_bounds(hands, leader, target, left)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
@@ -188,7 +189,6 @@ def probe(  # type: ignore[no-untyped-def]
                         rel = umk
                         mode = _RETURN
                         continue
-                ban = ban_root if p == 0 else 0
                 if use_tt and ban == 0:
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
@@ -282,7 +282,7 @@ def solve_root(  # type: ignore[no-untyped-def]
 
     With ``opts[OPT_MTD]`` the probes walk from ``guess`` (MTD(f)); otherwise they bisect.
     """
-    if root_pos == 0 and opts[OPT_QUICK]:
+    if root_pos == 0 and opts[OPT_QUICK] and ban_root == 0:
         left = 0
         for s in range(4):
             left += POP[hands[root_leader, s]]

@@ -1,0 +1,118 @@
+"""The solver's values against a plain exhaustive minimax (tests/solver_brute.py) on random
+endings: every rule-switch combination, trick boundaries and mid-trick, first-trick ban."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import solver_brute as brute
+
+from callbreak_lab.solver import api
+from callbreak_lab.solver._consts import N_OPTS, default_opts
+from callbreak_lab.solver._engine import Engine
+
+SWITCHES = [(mb, vr) for mb in (0, 1) for vr in (0, 1)]
+
+
+def _root(hands: brute.Hands, trick: list[int], leader: int, mb: int, vr: int, ban: int,
+          first: bool = False) -> api.Root:  # fmt: skip
+    masks = tuple(sum(1 << c for c in h) for h in hands)
+    return api.Root(masks, tuple(trick), leader, first, (0, 0, 0, 0), (mb, vr, ban))  # type: ignore[arg-type]
+
+
+def _endings(seed: int, count: int, sizes: tuple[int, ...]) -> list[tuple]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        mb, vr = SWITCHES[i % 4]
+        n = rng.choice(sizes)
+        hands, trick, leader = brute.random_ending(rng, n, mb, vr, mid_trick=rng.random() < 0.5)
+        out.append((hands, trick, leader, mb, vr))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_values_match_exhaustive_minimax(seed: int) -> None:
+    for hands, trick, leader, mb, vr in _endings(seed, 40, (2, 3, 3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            got = api.value_of(root, t)
+            assert got == want, (hands, trick, leader, t, mb, vr)
+
+
+def test_values_match_on_five_card_endings() -> None:
+    for hands, trick, leader, mb, vr in _endings(99, 3, (5,)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            assert api.value_of(root, t) == want, (hands, trick, leader, t, mb, vr)
+
+
+def test_first_trick_spade_ban() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for i in range(48):
+        mb, vr = SWITCHES[i % 4]
+        hands, _, leader = brute.random_ending(rng, rng.choice((2, 3, 3, 4)), mb, vr, False)
+        for ban in (0, 1):
+            root = _root(hands, [], leader, mb, vr, ban, first=True)
+            assert root.ban == ban
+            for t in range(4):
+                want = brute.value([set(h) for h in hands], [], leader, t, mb, vr, ban)
+                assert api.value_of(root, t) == want, (hands, leader, t, mb, vr, ban)
+                checked += 1
+    assert checked == 384
+
+
+@pytest.mark.parametrize("switch", range(N_OPTS))
+def test_every_technique_switch_keeps_values(switch: int) -> None:
+    opts = default_opts()
+    opts[switch] = 0
+    eng = Engine(log2_slots=14, opts=opts)
+    for hands, trick, leader, mb, vr in _endings(100 + switch, 40, (2, 3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            assert api.value_of(root, t, eng) == want
+
+
+def test_all_switches_off_and_tiny_table() -> None:
+    eng = Engine(log2_slots=6, opts=np.zeros(N_OPTS, dtype=np.int64))
+    for hands, trick, leader, mb, vr in _endings(200, 40, (2, 3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            assert api.value_of(root, t, eng) == want
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_card_values_match_children(seed: int) -> None:
+    for hands, trick, leader, mb, vr in _endings(300 + seed, 40, (2, 3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        mover = root.mover
+        for t in range(4):
+            vals = api.values_of(root, t)
+            legal = brute.legal(hands[mover], trick, mb, vr, 0)
+            assert sorted(vals) == legal
+            for c, v in vals.items():
+                assert v == brute.child_value(hands, trick, leader, t, mb, vr, c)
+            best = max(vals.values()) if mover == t else min(vals.values())
+            assert best == api.value_of(root, t)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_playout_matches_exhaustive(seed: int) -> None:
+    for hands, trick, leader, mb, vr in _endings(400 + seed, 30, (2, 3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        res = api.playout_of(root)
+        cards, won = brute.playout(hands, trick, leader, mb, vr, 0)
+        assert [int(c) for c in res.cards] == cards
+        assert list(res.tricks) == won
