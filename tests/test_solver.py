@@ -1,4 +1,4 @@
-"""The solver's values against a plain exhaustive minimax (tests/solver_brute.py) on random
+"""The solver's values against a plain exhaustive minimax (tests/test_solver_brute.py) on random
 endings: every rule-switch combination, trick boundaries and mid-trick, first-trick ban."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import solver_brute as brute
+import test_solver_brute as brute
 
 from callbreak_lab.solver import api
 from callbreak_lab.solver._consts import N_OPTS, default_opts

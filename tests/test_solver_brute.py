@@ -1,4 +1,4 @@
-"""A deliberately plain exhaustive minimax for the solver tests (no pruning, no table, no card
+"""Helpers for the solver tests (no tests here): a deliberately plain exhaustive minimax (no
 equivalence), with its own legal-card rules written from RULES.md."""
 
 from __future__ import annotations
