@@ -472,6 +472,38 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
     return Output(report.format(), report.to_dict())
 
 
+def _add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "solve",
+        parents=[common],
+        help="exact double-dummy values of a deal or position",
+        description="Exact double-dummy values: for each seat, the tricks of the remaining ones "
+        "(trick in progress included) it can guarantee when all hands are visible and the other "
+        "three play together against it. --file solves one deal per line ('<deal> @ <record>' "
+        "allowed); a bad line is reported with its number, the others are still solved, and the "
+        "exit code is 2.",
+    )
+    from callbreak_lab.solver.cli import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(run=cmd_solve)
+
+
+def cmd_solve(args: argparse.Namespace) -> Output:
+    """Double-dummy values of one deal (or every line of --file)."""
+    from callbreak_lab.solver.cli import solve_file, solve_one
+
+    rules = rules_of(args)
+    if (args.deal is None) == (args.file is None):
+        raise UsageError("solve: give a deal or --file (one of them)")
+    if args.file is not None:
+        if args.plays or args.seat is not None or args.cards:
+            raise UsageError("solve: --plays, --seat and --cards work with one deal, not --file")
+        raise SystemExit(solve_file(args, rules, PROG))  # output already printed line by line
+    text, data = solve_one(args.deal, args.plays, rules, args)
+    return Output(text, data)
+
+
 # --- main -----------------------------------------------------------------------------------------
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -486,6 +518,7 @@ COMMANDS: list[Adder] = [
     _add_serve,
     _add_evaluate,
     _add_evaluate_model,
+    _add_solve,
 ]
 
 

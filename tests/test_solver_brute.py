@@ -1,5 +1,5 @@
 """Helpers for the solver tests (no tests here): a deliberately plain exhaustive minimax (no
-equivalence), with its own legal-card rules written from RULES.md."""
+pruning, no table, no card equivalence) with its own legal-card rules written from RULES.md."""
 
 from __future__ import annotations
 
@@ -41,10 +41,8 @@ def legal(hand: set[int], trick: Sequence[int], mb: int, vr: int, ban: int) -> l
 def winner(trick: Sequence[int], leader: int) -> int:
     """Seat winning a complete trick."""
     spades = [c for c in trick if c // 13 == 3]
-    if spades:
-        best = max(spades)
-    else:
-        best = max(c for c in trick if c // 13 == trick[0] // 13)
+    led = [c for c in trick if c // 13 == trick[0] // 13]
+    best = max(spades) if spades else max(led)
     return (leader + list(trick).index(best)) % 4
 
 

@@ -112,7 +112,8 @@ def rep_of(card, mine, live):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def run_above(card, mine, live):  # type: ignore[no-untyped-def]
-    """52-bit mask of the cards of ``mine`` (13-bit suit mask) equivalent to ``card`` and above it."""
+    """52-bit mask of the cards of ``mine`` (a 13-bit suit mask) equivalent to ``card`` and
+    above it."""
     s = card // 13
     r = card % 13
     m = 0
@@ -184,10 +185,7 @@ def gen_moves(  # type: ignore[no-untyped-def]
                         if q != mover and (q == target) != is_max and can_beat(hands[q], c, s):
                             enemy_beats = True
                             break
-                    if not enemy_beats:
-                        sc = 200 + r
-                    else:
-                        sc = 40 - r - POP[hand[s]]
+                    sc = 200 + r if not enemy_beats else 40 - r - POP[hand[s]]
                     if c == hint_rep:
                         sc += 1000
                 elif beats(c, best):

@@ -14,7 +14,6 @@ import numpy as np
 
 from callbreak_lab.cards import Card, Deal
 
-from ._consts import POP
 from ._engine import Engine, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 

@@ -78,7 +78,8 @@ def solve_many(
     seat_list = [seats] * len(positions) if isinstance(seats, int) else list(seats)
     if len(seat_list) != len(positions):
         raise ValueError(f"{len(seat_list)} seats for {len(positions)} positions")
-    jobs = [(make_root(p, rules), _check_seat(s)) for p, s in zip(positions, seat_list, strict=True)]
+    pairs = zip(positions, seat_list, strict=True)
+    jobs = [(make_root(p, rules), _check_seat(s)) for p, s in pairs]
     return _run(_solve_chunk, jobs, n_jobs, progress)
 
 
