@@ -1,8 +1,11 @@
 """Benchmark of annotated play lines: a full 13-trick ``play_line`` (every card's value for the
 studied seat) and ``playout_line`` per deal, over N seeded random deals per preset.
 
-Prints one table row per preset and kind: median and max seconds, plus the machine. The first
-deal of the run is solved once untimed so numba compilation is not counted.
+Prints one table row per preset and kind: median and max seconds, plus the machine and the load
+average (the machine may be shared). One untimed warm-up line first, so numba compilation is not
+counted. Each preset gets its own deals (seed + 100 * preset index + k) so no preset reuses
+another's transposition-table entries; on each deal ``play_line`` runs first and
+``playout_line`` second with the solver's table kept, as in interactive use.
 
     .venv/bin/python benchmarks/lines.py            # 5 deals per preset
     .venv/bin/python benchmarks/lines.py -n 10 --presets modern online
@@ -49,10 +52,10 @@ def main() -> None:
         f"load average {load:.1f}"
     )
     print(f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'max s':>7}")
-    for name in args.presets:
+    for i, name in enumerate(args.presets):
         times: dict[str, list[float]] = {"play_line": [], "playout_line": []}
         for k in range(args.n):
-            pos = Position(Deal.random(args.seed + k), name)
+            pos = Position(Deal.random(args.seed + 100 * i + k), name)
             t = time.perf_counter()
             play_line(pos, k % 4)
             times["play_line"].append(time.perf_counter() - t)
