@@ -110,16 +110,25 @@ def _check_seat(seat: int) -> int:
     return seat
 
 
-def _restriction(legal: Legal) -> str | None:
-    return None if legal.reason == Reason.FREE_CHOICE else legal.text
+def _restriction(legal: Legal, trick: Sequence[Card]) -> str | None:
+    """The rule narrowing the choice, if any (``Legal.text``, with one correction: when every
+    card of the led suit held beats the trick, ``Legal`` says "cannot beat"; say "must follow")."""
+    if legal.reason == Reason.FREE_CHOICE:
+        return None
+    if legal.reason == Reason.FOLLOW_SUIT and "(cannot beat the " in legal.text:
+        led = trick[0].suit
+        top = max(c for c in trick if c.suit == led)
+        if any(c > top for c in legal.legal):
+            return f"must follow {led.plural}"
+    return legal.text
 
 
-def _forced(legal: Legal, hand_size: int) -> str | None:
+def _forced_text(legal: Legal, restriction: str | None, hand_size: int) -> str | None:
     if len(legal.legal) != 1:
         return None
     if hand_size == 1:
         return LAST_CARD
-    return legal.text
+    return restriction or legal.text
 
 
 def _solver_values(position: Position, seat: int, rules: Ruleset) -> dict[Card, int]:
@@ -333,7 +342,8 @@ def _make_step(
     if isinstance(legal, Step):
         restriction, forced = legal.restriction, legal.forced
     else:
-        restriction, forced = _restriction(legal), _forced(legal, len(pos.hand(seat)))
+        restriction = _restriction(legal, pos.trick)
+        forced = _forced_text(legal, restriction, len(pos.hand(seat)))
     trick = pos.trick_index
     pos.play(card)
     winner = tricks = None
