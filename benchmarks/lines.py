@@ -49,22 +49,33 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"machine: {os.cpu_count()} cpus, {cpu_model()}; date {datetime.date.today()}; "
-        f"load average {load:.1f}"
+        f"load average {load:.1f}",
+        flush=True,
     )
-    print(f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'max s':>7}")
+    print(
+        f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'max s':>7} "
+        f"{'cpu median s':>13} {'cpu max s':>10}",
+        flush=True,
+    )
     for i, name in enumerate(args.presets):
         times: dict[str, list[float]] = {"play_line": [], "playout_line": []}
+        cpu: dict[str, list[float]] = {"play_line": [], "playout_line": []}
         for k in range(args.n):
             pos = Position(Deal.random(args.seed + 100 * i + k), name)
-            t = time.perf_counter()
-            play_line(pos, k % 4)
-            times["play_line"].append(time.perf_counter() - t)
-            t = time.perf_counter()
-            playout_line(pos)
-            times["playout_line"].append(time.perf_counter() - t)
+            for kind in ("play_line", "playout_line"):
+                t, c = time.perf_counter(), time.process_time()
+                if kind == "play_line":
+                    play_line(pos, k % 4)
+                else:
+                    playout_line(pos)
+                times[kind].append(time.perf_counter() - t)
+                cpu[kind].append(time.process_time() - c)
         for kind, ts in times.items():
+            cs = cpu[kind]
             print(
-                f"{name:<8} {kind:<12} {len(ts):>5} {statistics.median(ts):>9.3f} {max(ts):>7.3f}"
+                f"{name:<8} {kind:<12} {len(ts):>5} {statistics.median(ts):>9.3f} "
+                f"{max(ts):>7.3f} {statistics.median(cs):>13.3f} {max(cs):>10.3f}",
+                flush=True,
             )
 
 
