@@ -162,3 +162,19 @@ def test_play_line_view_click_to_branch() -> None:
             alternatives[0].click()
             assert "this branch" in v.branch_note.value
             break
+
+
+@needs_solver
+@pytest.mark.timeout(120)
+def test_deal_explorer_solves_the_four_seats() -> None:
+    from callbreak_lab import solver
+    from callbreak_lab.widgets.controllers import DealExplorer
+    from callbreak_lab.widgets.views import DealExplorerView
+
+    v = DealExplorerView(DealExplorer())
+    v.controller.deal_random(2)  # a deal the solver finishes in about a second
+    v.widget.children[0].children[3].click()  # "solve"
+    rules = Ruleset.preset("modern")
+    assert v.controller.table == list(solver.dd_table(Deal.random(2), rules))
+    assert sum(v.controller.playout or []) == 13
+    assert "guaranteed (double dummy)" in v.result.value
