@@ -398,6 +398,8 @@ def _explain(rules: Ruleset, hand: Hand, trick: list[Card], first_trick: bool) -
             return Legal(legal, reason, text, excluded)
         if rules.must_beat and trumped:
             text = f"{follow} (the trick is trumped: any of them)"
+        elif rules.must_beat and hand.suit(led).lowest() > top:
+            text = f"{follow} (every one beats the {top.symbol()})"
         elif rules.must_beat:
             text = f"{follow} (cannot beat the {top.symbol()})"
         else:

@@ -295,6 +295,10 @@ def test_reason_texts_for_free_choices() -> None:
     assert r.legal_cards_with_reasons("3H", cards("QH")).text == (
         "must follow hearts (cannot beat the Q♥)"
     )
+    # every spade held beats the 2♠ on the table: all legal, and the text must not say otherwise
+    assert r.legal_cards_with_reasons("KS 5S 2H", cards("2S")).text == (
+        "must follow spades (every one beats the 2♠)"
+    )
     assert Ruleset.preset("online").legal_cards_with_reasons("2S KD", cards("AH 4S")).text == (
         "void in hearts, cannot overtrump the 4♠: any card"
     )
