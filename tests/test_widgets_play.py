@@ -98,7 +98,7 @@ needs_solver = pytest.mark.skipif(not _solver_ready(), reason="solver facade not
 ENDING_DEAL = Deal.random(11)
 
 
-def _ending_record(deal: Deal, rules: Ruleset, tricks: int = 10) -> str:
+def _ending_record(deal: Deal, rules: Ruleset, tricks: int = 11) -> str:
     pos = play_out(Position(deal, rules), random_player(5))
     return " | ".join(
         " ".join(str(c) for c in t.cards) for t in pos.tricks[:tricks]
@@ -110,13 +110,13 @@ def test_play_line_viewer_steps_and_branches() -> None:
     rules = Ruleset.preset("modern")
     record = _ending_record(ENDING_DEAL, rules)
     v = PlayLineViewer(ENDING_DEAL, 0, rules, record=record)
-    assert v.length == 12 and v.step == 0
+    assert v.length == 8 and v.step == 0
     first = v.decision
     assert first is not None and v.legal_values()
     v.next()
     assert v.step == 1 and v.position.history[-1][1] == first.card
     v.go(99)
-    assert v.step == 12 and v.decision is None and "deal over" in v.describe()
+    assert v.step == 8 and v.decision is None and "deal over" in v.describe()
     v.go(0)
     # branch with every non-line legal card somewhere on the line; the cost is the value difference
     for step in range(v.length):

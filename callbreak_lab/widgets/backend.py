@@ -103,7 +103,10 @@ def model_forecast(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
     try:
         rec = model.recommend_call(hand, seat, rules)
     except model.ModelError as exc:
-        raise SourceUnavailable(f"the bid model is not available: {exc}") from None
+        raise SourceUnavailable(
+            f"the bid model is not available ({exc}); 'check with simulation' runs the slow "
+            "Monte Carlo reference instead"
+        ) from None
     return Forecast(
         dist=np.asarray(rec.distribution, dtype=np.float64),
         advice=rec.advice,

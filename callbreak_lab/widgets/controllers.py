@@ -201,7 +201,7 @@ class CallAdvisor(_Observable):
         self.picker = picker or HandPicker()
         self.preset = preset
         self.seat = seat
-        self.forecaster: Forecaster = forecaster or backend.auto_forecast
+        self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
         self.sim_samples = sim_samples
         self.forecast: Forecast | None = None

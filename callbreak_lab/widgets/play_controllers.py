@@ -219,7 +219,7 @@ class CallingTrainer(_Observable):
         self.preset = preset
         self.rng = np.random.default_rng(seed)
         self.focus = focus
-        self.forecaster: Forecaster = forecaster or backend.auto_forecast
+        self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
         self.sim_samples = sim_samples
         self.tricks_of = tricks_of or backend.playout_tricks
