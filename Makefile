@@ -22,7 +22,7 @@ lab: $(STAMP)
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(ROOT_FLAG) $(LAB_ARGS)
 
 ## Install what the tests need and run lint, type checks and the whole test suite.
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint typecheck browser-deps pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check callbreak_lab tests benchmarks
