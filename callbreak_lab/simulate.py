@@ -369,10 +369,10 @@ def _solve_layouts(
     from callbreak_lab import solver
 
     deals = deals_from_masks(masks)
-    dd = np.asarray(solver.dd_tables(deals, rules, n_jobs=n_jobs, progress=progress))
+    dd = np.array(solver.solve_many(deals, seat, rules, n_jobs=n_jobs, progress=progress))
     results = solver.playouts(deals, rules, n_jobs=n_jobs, progress=progress)
-    po = np.array([tuple(r.tricks) for r in results], dtype=np.int64).reshape(len(deals), 4)
-    return dd.reshape(len(deals), 4)[:, seat].astype(np.int64), po[:, seat]
+    po = np.array([r.tricks[seat] for r in results], dtype=np.int64)
+    return dd.astype(np.int64).reshape(len(deals)), po
 
 
 def monte_carlo(

@@ -186,18 +186,25 @@ def test_monte_carlo_all_spades_is_thirteen_for_certain() -> None:
     assert res.best_call == 13 and res.advice.call == 13
 
 
+# Full-deal solves take seconds each; this strong two-suiter keeps them short while its tricks
+# still vary between layouts (and the guarantee sometimes falls below the play-out).
+MC_HAND = Hand.parse("AKQJ.AKQJT98.2.2")
+MC_N = 4
+
+
 @pytest.fixture(scope="module")
 def mc() -> MonteCarloResult:
-    return monte_carlo(HAND, 1, "home", n=12, seed=4)
+    return monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1)
 
 
 def test_monte_carlo_summary_is_consistent(mc: MonteCarloResult) -> None:
-    rules = PRESETS["home"]
-    assert mc.n == 12 and mc.hand == HAND and mc.rules == rules
-    assert np.all(mc.masks[:, 1] == np.uint64(HAND.mask))
+    rules = PRESETS["modern"]
+    assert mc.n == MC_N and mc.hand == MC_HAND and mc.rules == rules
+    assert np.all(mc.masks[:, 1] == np.uint64(MC_HAND.mask))
+    assert len(set(mc.playout.tolist())) > 1  # not a point mass: the summaries are exercised
     for dist, raw in ((mc.playout_dist, mc.playout), (mc.dd_dist, mc.dd)):
         assert dist.shape == (14,) and dist.sum() == pytest.approx(1.0)
-        assert np.allclose(dist, np.bincount(raw, minlength=14) / 12)
+        assert np.allclose(dist, np.bincount(raw, minlength=14) / MC_N)
     assert np.all(mc.dd <= mc.playout)  # the play-out never takes a seat below its guarantee
     assert np.all((mc.playout >= 0) & (mc.playout <= 13))
     assert np.array_equal(mc.calls, legal_calls(rules))
@@ -205,7 +212,7 @@ def test_monte_carlo_summary_is_consistent(mc: MonteCarloResult) -> None:
     assert mc.best_call == best_call(mc.playout_dist, rules).call
     per_layout = np.array([[rules.score(int(c), int(t)) for t in mc.playout] for c in mc.calls])
     assert np.allclose(mc.expected, per_layout.mean(axis=1))
-    assert np.allclose(mc.expected_se, per_layout.std(axis=1, ddof=1) / np.sqrt(12))
+    assert np.allclose(mc.expected_se, per_layout.std(axis=1, ddof=1) / np.sqrt(MC_N))
     mean, se = mc.mean_playout
     assert mean == pytest.approx(mc.playout.mean()) and se >= 0
     assert len(mc.table()) == len(mc.calls)
@@ -214,8 +221,8 @@ def test_monte_carlo_summary_is_consistent(mc: MonteCarloResult) -> None:
 def test_monte_carlo_matches_the_solver_per_layout(mc: MonteCarloResult) -> None:
     from callbreak_lab import solver
 
-    rules = PRESETS["home"]
-    for i in (0, 7):
+    rules = PRESETS["modern"]
+    for i in (0, MC_N - 1):
         deal = deals_from_masks(mc.masks[i : i + 1])[0]
         assert mc.dd[i] == solver.solve(deal, 1, rules)
         assert mc.playout[i] == solver.playout(deal, rules).tricks[1]
