@@ -1,0 +1,199 @@
+"""The solver facade on Positions and Deals: input validation, agreement with the plain
+minimax through the public API, card values against child solves, full-deal invariants on the
+known-answer deals, batches (joblib) and the play-out."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import test_solver_brute as brute
+
+from callbreak_lab import solver
+from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
+
+KNOWN = Path(__file__).resolve().parent / "data" / "known_deals.txt"
+
+
+def known_deals() -> list[tuple[str, str, tuple[int, ...]]]:
+    """(preset, deal text, four values) from tests/data/known_deals.txt."""
+    out = []
+    for line in KNOWN.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            preset, deal, values = (x.strip() for x in line.split("|"))
+            out.append((preset, deal, tuple(int(v) for v in values.split())))
+    return out
+
+
+def late_position(seed: int, rules: str, cards_left: int) -> Position:
+    """Random legal play from a random deal until ``cards_left`` cards remain in total."""
+    rng = random.Random(seed)
+    p = Position(Deal.random(seed), rules)
+    while 52 - len(p.history) > cards_left:
+        p.play(rng.choice(list(p.legal_cards())))
+    return p
+
+
+def as_brute(p: Position) -> tuple[list[set[int]], list[int], int, int, int]:
+    mb, vr, _ = p.rules.kernel_flags()
+    return [set(int(c) for c in h) for h in p.hands], [int(c) for c in p.trick], p.leader, mb, vr
+
+
+# --- validation ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("seat", [-1, 4, "1", 1.0, True, None])
+def test_bad_seat(seat: object) -> None:
+    p = late_position(1, "modern", 8)
+    with pytest.raises(solver.SeatError, match="seat"):
+        solver.solve(p, seat, p.rules)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        solver.card_values(p, seat, p.rules)  # type: ignore[arg-type]
+
+
+def _fake(masks: list[int], trick: tuple[int, ...] = (), leader: int = 0) -> SimpleNamespace:
+    return SimpleNamespace(
+        hands=[Hand(m) for m in masks], trick=trick, leader=leader, is_first_trick=False,
+        tricks_won=(0, 0, 0, 0), rules=Ruleset.preset("modern"),
+    )  # fmt: skip
+
+
+def test_bad_positions() -> None:
+    ok = [0b11, 0b1100, 0b110000, 0b11000000]
+    assert solver.solve(_fake(ok), 0) >= 0  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="another seat"):
+        solver.solve(_fake([0b11, 0b110, 0b110000, 0b11000000]), 0)  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="inconsistent sizes"):
+        solver.solve(_fake([0b111, 0b1100, 0b110000, 0b11000000]), 0)  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="inconsistent sizes"):
+        solver.solve(_fake(ok, trick=(40,), leader=2), 0)  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="also in a hand"):
+        solver.solve(_fake([0b10, 0b1100, 0b110000, 0b11000000], trick=(0,)), 1)  # type: ignore[arg-type]
+    with pytest.raises(solver.PositionError, match="outside"):
+        solver.solve(_fake([1 << 52, 0b1100, 0b110000, 0b11000000]), 0)  # type: ignore[arg-type]
+    with pytest.raises(solver.SolverError, match="rules"):
+        solver.solve(Deal.random(1), 0)
+    with pytest.raises(solver.SolverError, match="Position or a Deal"):
+        solver.solve(42, 0, "modern")  # type: ignore[arg-type]
+    assert issubclass(solver.SolverError, ValueError)
+
+
+def test_finished_position() -> None:
+    p = late_position(3, "modern", 0)
+    assert p.is_over
+    assert solver.dd_table(p) == (0, 0, 0, 0)
+    assert solver.card_values(p, 0) == {}
+    res = solver.playout(p)
+    assert res.cards == () and res.tricks == p.tricks_won and sum(res.tricks) == 13
+
+
+# --- public API against the plain minimax ---------------------------------------------------------
+@pytest.mark.parametrize("preset", ["modern", "strict", "online", "home"])
+def test_public_api_matches_minimax(preset: str) -> None:
+    for seed in range(12):
+        p = late_position(seed, preset, 12 + seed % 4)  # 3 tricks left, at or inside a trick
+        hands, trick, leader, mb, vr = as_brute(p)
+        table = solver.dd_table(p)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            assert table[t] == want == solver.solve(p, t)
+        values = solver.card_values(p, p.to_move)
+        assert all(isinstance(c, Card) for c in values)
+        for c, v in values.items():
+            assert v == brute.child_value(hands, trick, leader, p.to_move, mb, vr, int(c))
+        res = solver.playout(p)
+        cards, won = brute.playout(hands, trick, leader, mb, vr, 0)
+        assert [int(c) for c in res.cards] == cards
+        assert res.tricks == tuple(a + b for a, b in zip(p.tricks_won, won, strict=True))
+        assert sum(res.tricks) == 13
+
+
+@pytest.mark.parametrize(("seed", "preset"), [(1, "modern"), (2, "online"), (3, "home")])
+def test_card_values_against_child_solves(seed: int, preset: str) -> None:
+    p = late_position(seed, preset, 26 + seed)  # 6-7 tricks left
+    for seat in range(4):
+        values = solver.card_values(p, seat)
+        assert {int(c) for c in values} == {int(c) for c in p.legal_cards()}
+        for c, v in values.items():
+            q = p.copy()
+            before = q.tricks_won[seat]
+            q.play(c)
+            assert v == q.tricks_won[seat] - before + solver.solve(q, seat)
+        best = max(values.values()) if p.to_move == seat else min(values.values())
+        assert best == solver.solve(p, seat)
+
+
+# --- full deals with known answers ----------------------------------------------------------------
+def test_known_deals_file_is_there() -> None:
+    deals = known_deals()
+    assert len(deals) >= 40
+    assert {d[0] for d in deals} >= {"modern", "strict", "online", "home"}
+
+
+@pytest.mark.parametrize(("preset", "deal", "values"), known_deals()[:40])
+def test_known_full_deals(preset: str, deal: str, values: tuple[int, ...]) -> None:
+    d = Deal.parse(deal)
+    table = solver.dd_table(d, preset)
+    assert table == values
+    assert sum(table) <= 13
+    for seat, hand in enumerate(d.hands):  # the top n spades guarantee n tricks
+        n = 0
+        while 51 - n >= 39 and (hand.mask >> (51 - n)) & 1:
+            n += 1
+        assert table[seat] >= n
+
+
+@pytest.mark.parametrize("index", [0, 12, 24])
+def test_values_do_not_depend_on_card_order_or_side_suit_names(index: int) -> None:
+    preset, deal, values = known_deals()[index]
+    d = Deal.parse(deal)
+    rng = random.Random(index)
+    shuffled = []
+    for h in d.hands:
+        cards = list(h)
+        rng.shuffle(cards)
+        shuffled.append(Hand.parse(cards))
+    assert solver.dd_table(Deal(shuffled), preset) == values
+    perm = [1, 2, 0, 3]  # clubs -> diamonds -> hearts -> clubs, spades stay trumps
+    relabelled = [
+        Hand(sum(1 << (perm[c // 13] * 13 + c % 13) for c in (int(x) for x in h)))
+        for h in d.hands
+    ]
+    assert solver.dd_table(Deal(relabelled), preset) == values
+
+
+@pytest.mark.parametrize("index", [1, 15])
+def test_full_deal_playout(index: int) -> None:
+    preset, deal, values = known_deals()[index]
+    res = solver.playout(Deal.parse(deal), preset)
+    assert len(res.cards) == 52 and sum(res.tricks) == 13
+    assert all(res.tricks[s] >= values[s] for s in range(4))
+    replayed = Position.replay(Deal.parse(deal), res.cards, preset)  # every card legal
+    assert replayed.tricks_won == res.tricks
+
+
+# --- batches ------------------------------------------------------------------------------------
+def test_batches_in_order_and_parallel() -> None:
+    positions = [late_position(s, "modern", 20) for s in range(6)]
+    seq = [solver.dd_table(p) for p in positions]
+    for jobs in (1, 2):
+        tables = solver.dd_tables(positions, None, n_jobs=jobs, progress=jobs == 2)
+        assert isinstance(tables, np.ndarray) and tables.shape == (6, 4)
+        assert [tuple(int(x) for x in row) for row in tables] == seq
+        assert solver.solve_many(positions, 2, n_jobs=jobs) == [t[2] for t in seq]
+        assert solver.solve_many(positions, [0, 1, 2, 3, 0, 1], n_jobs=jobs) == [
+            seq[i][[0, 1, 2, 3, 0, 1][i]] for i in range(6)
+        ]
+        outs = solver.playouts(positions, None, n_jobs=jobs)
+        assert [o.tricks for o in outs] == [solver.playout(p).tricks for p in positions]
+    assert solver.dd_tables([], "modern").shape == (0, 4)
+    with pytest.raises(ValueError, match="seats"):
+        solver.solve_many(positions, [0, 1], n_jobs=1)
