@@ -283,8 +283,8 @@ def parse_hand_line(line: str) -> tuple[Hand, int]:
         hand = Hand.parse(text)
     except ValueError as exc:
         raise ModelError(str(exc)) from None
-    if hand.mask.bit_count() != 13:
-        raise ModelError(f"a hand has 13 cards, got {hand.mask.bit_count()} in {text!r}")
+    if len(hand) != 13:
+        raise ModelError(f"a hand has 13 cards, got {len(hand)} in {text!r}")
     return hand, seat
 
 

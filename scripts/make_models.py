@@ -21,19 +21,22 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: the learner settings chosen by measurement (see the model card's params and docs)
-MODEL_PARAMS: dict[str, Any] = {
-    "learner": "hgb",
-    "calibration": "temperature",
-    "condition_on_calls": False,
-    "learning_rate": 0.05,
-    "max_iter": 200,
-    "max_leaf_nodes": 15,
-    "min_samples_leaf": 40,
-    "l2_regularization": 1.0,
-    "cv": 3,
-    "random_state": 0,
+#: learner settings compared on a validation split of each profile's training deals; the one
+#: with the lowest validation log loss of the play-out distribution is shipped
+CANDIDATES: dict[str, dict[str, Any]] = {
+    "hgb": {"learner": "hgb", "max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15},
+    "hgb_small": {
+        "learner": "hgb",
+        "max_iter": 100,
+        "learning_rate": 0.08,
+        "max_leaf_nodes": 7,
+        "l2_regularization": 5.0,
+    },
+    "logistic": {"learner": "logistic", "C": 1.0},
+    "ordinal": {"learner": "ordinal", "C": 1.0},
 }
+COMMON: dict[str, Any] = {"calibration": "temperature", "cv": 3, "random_state": 0}
+VALIDATION_FRACTION = 0.2
 
 
 def _args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -54,6 +57,66 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def _paired(a: Any, b: Any) -> tuple[float, float]:
+    d = a - b
+    return float(d.mean()), float(d.std(ddof=1) / len(d) ** 0.5)
+
+
+def select_params(train: Any, profile: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Compare :data:`CANDIDATES` (and call conditioning for the winner) on held-out training
+    deals; returns the chosen parameters and the measured table."""
+    import numpy as np
+
+    from callbreak_lab import data
+    from callbreak_lab.calls import best_calls
+    from callbreak_lab.evaluation import call_scores, fit_model, log_loss
+    from callbreak_lab.model import _deal_calls
+    from callbreak_lab.rules import Ruleset
+
+    deals = np.random.default_rng(seed).permutation(np.unique(train.deal))
+    val_deals = deals[: max(1, int(VALIDATION_FRACTION * len(deals)))]
+    is_val = np.isin(train.deal, val_deals)
+    fit_part, val = train.take(~is_val), train.take(is_val)
+    presets = [Ruleset.preset(n) for n, p in data.PRESET_PROFILE.items() if p == profile]
+    table: dict[str, Any] = {"validation_hands": len(val), "fit_hands": len(fit_part)}
+    fitted = {}
+    for name, params in CANDIDATES.items():
+        t0 = time.perf_counter()
+        model = fit_model(fit_part, profile=profile, **COMMON, **params)
+        seconds = time.perf_counter() - t0
+        proba = model.predict_proba(val.masks, val.seats)
+        scores = {
+            r.name: call_scores(best_calls(proba, r).call, val.playout, r) / 10 for r in presets
+        }
+        fitted[name] = (model, proba, scores)
+        table[name] = {
+            "log_loss": round(log_loss(proba, val.playout), 5),
+            "mean_score": {k: round(float(v.mean()), 4) for k, v in scores.items()},
+            "fit_seconds": round(seconds, 1),
+        }
+        print(f"[{profile}] candidate {name}: {table[name]}")
+    best = min(CANDIDATES, key=lambda n: table[n]["log_loss"])
+    model, proba, scores = fitted[best]
+    cond = fit_model(
+        fit_part, profile=profile, condition_on_calls=True, **COMMON, **CANDIDATES[best]
+    )
+    calls_table = _deal_calls(proba, val.deal, val.seats, cond.call_rules_)
+    cproba = cond.predict_proba(val.masks, val.seats, earlier_calls=calls_table)
+    gains = {}
+    for r in presets:
+        cs = call_scores(best_calls(cproba, r).call, val.playout, r) / 10
+        gains[r.name] = _paired(cs, scores[r.name])
+    keep = all(mean > se for mean, se in gains.values())
+    table["conditioning"] = {
+        "gain_mean_se": {k: [round(m, 4), round(se, 4)] for k, (m, se) in gains.items()},
+        "log_loss": round(log_loss(cproba, val.playout), 5),
+        "kept": keep,
+    }
+    print(f"[{profile}] chosen {best}; call conditioning: {table['conditioning']}")
+    table["chosen"] = best
+    return {**COMMON, **CANDIDATES[best], "condition_on_calls": keep}, table
+
+
 def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
     """Generate, train, evaluate and save one profile's model; returns its metrics."""
     from callbreak_lab import data
@@ -66,12 +129,13 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
         print(f"[{profile}] data: {report.card['count']} deals ({report.seconds:.0f} s)")
     train_data = data.load(profile, args.data, split="train")
     train = flatten(train_data)
+    params, selection = select_params(train, profile, args.seed)
     t1 = time.perf_counter()
-    model = fit_model(train, profile=profile, **MODEL_PARAMS)
+    model = fit_model(train, profile=profile, **params)
     fit_seconds = time.perf_counter() - t1
     print(f"[{profile}] fitted on {len(train)} hands in {fit_seconds:.1f} s")
     out = args.out if args.out is not None else args.models / "evaluation"
-    metrics: dict[str, Any] = {"fit_seconds": round(fit_seconds, 2)}
+    metrics: dict[str, Any] = {"fit_seconds": round(fit_seconds, 2), "selection": selection}
     presets = [name for name, prof in data.PRESET_PROFILE.items() if prof == profile]
     for i, preset in enumerate(presets):
         ev = evaluate_model(

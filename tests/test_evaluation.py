@@ -1,0 +1,226 @@
+"""Held-out evaluation (tables, plots) and the ``evaluate`` / ``evaluate-model`` commands.
+
+Uses the small solved fixture datasets in ``tests/data/bid/`` (see its README).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from callbreak_lab import data
+from callbreak_lab.cli import main
+from callbreak_lab.evaluation import (
+    evaluate_model,
+    fit_model,
+    flatten,
+    log_loss,
+    parse_hand_line,
+    reliability,
+    score_row,
+)
+from callbreak_lab.model import MODELS_ENV, BidModel, ModelError, save_model
+from callbreak_lab.rules import PRESETS
+
+FIXTURE = Path(__file__).parent / "data" / "bid"
+SMALL: dict[str, Any] = {"max_iter": 15, "max_leaf_nodes": 7, "min_samples_leaf": 5, "cv": 2}
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _has_solver_facade() -> bool:
+    from callbreak_lab import solver
+
+    return hasattr(solver, "playouts") and hasattr(solver, "dd_tables")
+
+
+needs_solver = pytest.mark.skipif(
+    not _has_solver_facade(), reason="Monte Carlo needs the solver facade (dd_tables, playouts)"
+)
+
+
+def _need_fixture() -> None:
+    if not (FIXTURE / "modern" / "dataset.json").is_file():
+        pytest.skip("solved fixture tests/data/bid/modern missing (see tests/data/bid/README.md)")
+
+
+@pytest.fixture(scope="module")
+def model() -> BidModel:
+    _need_fixture()
+    return fit_model(flatten(data.load("modern", FIXTURE, split="train")), **SMALL)
+
+
+@pytest.fixture
+def models_env(
+    tmp_path_factory: pytest.TempPathFactory, model: BidModel, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    out = tmp_path_factory.mktemp("models")
+    save_model(model, out)
+    monkeypatch.setenv(MODELS_ENV, str(out))
+    return out
+
+
+# --- scoring helpers ------------------------------------------------------------------------------
+
+
+def test_score_row_uses_the_ruleset_scoring() -> None:
+    calls, tricks = np.array([3, 4, 2, 3]), np.array([5, 3, 2, 3])
+    row = score_row("x", calls, tricks, PRESETS["strict"])  # seed 001: 3.2, -4, 2, 3
+    assert row.mean_score == pytest.approx((3.2 - 4 + 2 + 3) / 4)
+    assert row.made_rate == 0.75 and row.mean_call == 3.0 and row.n == 4
+    home = score_row("x", np.array([8, 8, 3]), np.array([9, 10, 4]), PRESETS["home"])
+    assert home.mean_score == pytest.approx((13 - 8 + 3) / 3)
+
+
+def test_log_loss_and_reliability() -> None:
+    y = np.array([0, 1, 1, 2])
+    p = np.zeros((4, 14))
+    p[np.arange(4), y] = 1.0
+    assert log_loss(p, y) == pytest.approx(0.0, abs=1e-12)
+    p2 = np.full((4, 14), 1 / 14)
+    assert log_loss(p2, y) == pytest.approx(np.log(14))
+    f, o, n = reliability(p2, y, 1)  # forecast 13/14 for every hand, observed 3/4
+    assert f == pytest.approx([13 / 14]) and o == pytest.approx([0.75]) and list(n) == [4]
+
+
+def test_parse_hand_line() -> None:
+    hand, seat = parse_hand_line("AKQ2.T98.765.432 3")
+    assert str(hand) == "AKQ2.T98.765.432" and seat == 3
+    assert parse_hand_line("♠AKQ2 ♥T98 ♦765 ♣432")[1] == 0
+    with pytest.raises(ModelError, match=r"seat must be 0\.\.3"):
+        parse_hand_line("AKQ2.T98.765.432 7")
+    with pytest.raises(ModelError, match="13 cards, got 3"):
+        parse_hand_line("AS KS QS")
+    with pytest.raises(ModelError, match="dotted hand"):
+        parse_hand_line("AKQ2.T98.765")
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None:
+    report = evaluate_model(
+        "modern", FIXTURE, model=model, out_dir=tmp_path, learning_fractions=(0.5, 1.0)
+    )
+    names = [r.name for r in report.playout_table]
+    assert names == [
+        "model",
+        "count_aces_kings",
+        "count_with_support",
+        "fractional_honours",
+        "clairvoyant",
+    ]
+    assert [r.name for r in report.floor_table] == names
+    test = flatten(data.load("modern", FIXTURE, split="test"))
+    assert report.test_hands == len(test)
+    best = report.playout_table[-1]  # clairvoyant: calls its tricks (at least the lowest call)
+    assert best.mean_score >= max(r.mean_score for r in report.playout_table)
+    assert best.made_rate == pytest.approx(np.mean(test.playout >= 1))
+    assert set(report.log_loss) == {"playout", "floor"}
+    assert [n for n, _, _ in report.learning][-1] == len(flatten(data.load("modern", FIXTURE)))
+    for key in ("calibration_png", "learning_curve_png"):
+        assert Path(report.files[key]).read_bytes()[:8] == PNG
+    saved = json.loads(Path(report.files["json"]).read_text())
+    assert saved["playout_table"][0]["name"] == "model"
+    text = report.format()
+    for heading in ("Outcome = play-out tricks", "guaranteed tricks", "log loss", "learning"):
+        assert heading in text
+
+
+@pytest.mark.slow
+@needs_solver
+def test_evaluate_model_monte_carlo_table(model: BidModel) -> None:
+    report = evaluate_model(
+        "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=2, learning_fractions=None
+    )
+    assert [r.name for r in report.mc_table][:2] == ["model", "monte_carlo"]
+    assert all(r.n == 2 for r in report.mc_table)
+    assert set(report.mc_gap) >= {"model_minus_mc", "se"}
+    assert "Monte Carlo subsample (2 hands)" in report.format()
+
+
+def test_evaluate_model_under_bonus_scoring(model: BidModel) -> None:
+    rules = "modern+exact_or_one_bonus+min_call=2"  # home's scoring and calls, modern's play
+    report = evaluate_model(rules, FIXTURE, model=model, learning_fractions=None)
+    assert "exact_or_one_bonus" in report.rules and report.profile == "modern"
+    assert all(r.mean_call >= 2 for r in report.playout_table)
+
+
+# --- command line ---------------------------------------------------------------------------------
+
+
+def test_cli_evaluate_one_hand(models_env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "suggested call:" in out and "floor" in out and "expected" in out
+    assert main(["evaluate", "--json", "AKQ2.T98.765.432"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["seat"] == 0 and len(got["distribution"]) == 14 and len(got["floor"]) == 14
+    assert got["expected"][str(got["call"])] == max(got["expected"].values())
+
+
+@pytest.mark.slow
+@needs_solver
+def test_cli_evaluate_with_monte_carlo(
+    models_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "1", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["monte_carlo"]["n"] == 1 and len(got["monte_carlo"]["distribution"]) == 14
+
+
+def test_cli_evaluate_file_json_lines_and_bad_line(
+    models_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "hands.txt"
+    f.write_text("AKQ2.T98.765.432\nnot a hand\n\nKQJ.AK2.QJ3.5432 2\n", encoding="utf-8")
+    rules = "modern+exact_or_one_bonus+min_call=2"  # home's scoring and calls, modern's play
+    code = main(["evaluate", "--rules", rules, "--file", str(f), "--json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    assert [(r["hand"], r["seat"]) for r in rows] == [
+        ("AKQ2.T98.765.432", 0),
+        ("KQJ.AK2.QJ3.5432", 2),
+    ]
+    for r in rows:
+        assert set(r) == {"hand", "seat", "call", "expected", "distribution"}
+        assert 2 <= r["call"] <= 13 and len(r["distribution"]) == 14
+    assert captured.err.count("\n") == 1 and "line 2:" in captured.err
+    f.write_text("AKQ2.T98.765.432 1\n", encoding="utf-8")
+    assert main(["evaluate", "--file", str(f)]) == 0
+    assert "seat 1: call" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", "AS KS QS"], "13 cards, got 3"),
+        (["evaluate", "AKQ2.T98"], "dotted hand"),
+        (["evaluate", "AKQ2.T98.765.432", "--seat", "4"], "seat"),
+        (["evaluate"], "give a hand or --file"),
+        (["evaluate", "--file", "/nonexistent/hands.txt"], "cannot read"),
+        (["evaluate", "--rules", "nope", "AKQ2.T98.765.432"], "unknown ruleset"),
+    ],
+)
+def test_cli_evaluate_bad_input(
+    models_env: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_cli_evaluate_model(
+    models_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["evaluate-model", "--rules", "modern", "--data", str(FIXTURE), "--out", str(tmp_path)]
+    assert main([*argv, "--no-learning-curve"]) == 0
+    out = capsys.readouterr().out
+    assert "Outcome = play-out tricks" in out and "fractional_honours" in out
+    assert (tmp_path / "calibration-modern.png").read_bytes()[:8] == PNG
+    assert main(["evaluate-model", "--rules", "modern", "--data", str(tmp_path / "none")]) == 2
+    assert "no complete dataset" in capsys.readouterr().err
