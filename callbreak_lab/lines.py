@@ -110,16 +110,10 @@ def _check_seat(seat: int) -> int:
     return seat
 
 
-def _restriction(legal: Legal, trick: Sequence[Card]) -> str | None:
-    """The rule narrowing the choice, if any (``Legal.text``, with one correction: when every
-    card of the led suit held beats the trick, ``Legal`` says "cannot beat"; say "must follow")."""
+def _restriction(legal: Legal) -> str | None:
+    """The rule narrowing the choice, if any (the rules' own sentence)."""
     if legal.reason == Reason.FREE_CHOICE:
         return None
-    if legal.reason == Reason.FOLLOW_SUIT and "(cannot beat the " in legal.text:
-        led = trick[0].suit
-        top = max(c for c in trick if c.suit == led)
-        if any(c > top for c in legal.legal):
-            return f"must follow {led.plural}"
     return legal.text
 
 
@@ -342,7 +336,7 @@ def _make_step(
     if isinstance(legal, Step):
         restriction, forced = legal.restriction, legal.forced
     else:
-        restriction = _restriction(legal, pos.trick)
+        restriction = _restriction(legal)
         forced = _forced_text(legal, restriction, len(pos.hand(seat)))
     trick = pos.trick_index
     pos.play(card)

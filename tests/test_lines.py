@@ -321,7 +321,8 @@ def test_follow_when_every_card_beats() -> None:
     # 2H led, seat 1 holds KH 3H: both beat it, so the only rule at work is following suit
     pos = ending(["AC", "KH 3H", "4H 2C", "5H 3C"], "modern", leader=0, trick="2H")
     step = play_line(pos, 1).steps[0]
-    assert step.restriction == "must follow hearts" and step.forced is None
+    assert step.restriction == "must follow hearts (every one beats the 2♥)"
+    assert step.forced is None
     assert set(step.values) == {Card.parse("KH"), Card.parse("3H")}
     # cannot beat: the rules' sentence is kept
     pos = ending(["AC", "3H 2H", "4H 2C", "5H 3C"], "modern", leader=0, trick="KH")
