@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import pytest
+from reference.shared import BHOOS_DIR
 
 from callbreak_lab import Card, Deal, Position, parse_record, random_player, trick_winner
 from callbreak_lab.bhoos import (
@@ -19,13 +19,11 @@ from callbreak_lab.bhoos import (
     read_requests,
 )
 
-PLAY_REQUESTS = Path("/work/shared/clients/bhoos/play_requests.json")
+PLAY_REQUESTS = BHOOS_DIR / "play_requests.json"
 
 
 @pytest.fixture(scope="module")
 def requests() -> list[dict]:
-    if not PLAY_REQUESTS.exists():
-        pytest.skip("recorded Bhoos traffic not available")
     return list(read_requests(PLAY_REQUESTS.read_text()))
 
 

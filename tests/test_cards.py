@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference.shared import BHOOS_DIR
 
 from callbreak_lab.cards import (
     Card,
@@ -22,7 +22,7 @@ from callbreak_lab.cards import (
     Suit,
 )
 
-BHOOS = Path("/work/shared/clients/bhoos")
+BHOOS = BHOOS_DIR
 
 masks = st.integers(min_value=0, max_value=(1 << 52) - 1)
 cards = st.integers(min_value=0, max_value=51).map(Card)

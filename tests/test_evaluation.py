@@ -31,17 +31,6 @@ SMALL: dict[str, Any] = {"max_iter": 15, "max_leaf_nodes": 7, "min_samples_leaf"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _has_solver_facade() -> bool:
-    from callbreak_lab import solver
-
-    return hasattr(solver, "playouts") and hasattr(solver, "dd_tables")
-
-
-needs_solver = pytest.mark.skipif(
-    not _has_solver_facade(), reason="Monte Carlo needs the solver facade (dd_tables, playouts)"
-)
-
-
 def _need_fixture() -> None:
     if not (FIXTURE / "modern" / "dataset.json").is_file():
         pytest.skip("solved fixture tests/data/bid/modern missing (see tests/data/bid/README.md)")
@@ -131,7 +120,6 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-@needs_solver
 def test_evaluate_model_monte_carlo_table(model: BidModel) -> None:
     report = evaluate_model(
         "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=2, learning_fractions=None
@@ -163,7 +151,6 @@ def test_cli_evaluate_one_hand(models_env: Path, capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.slow
-@needs_solver
 def test_cli_evaluate_with_monte_carlo(
     models_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

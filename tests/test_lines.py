@@ -10,12 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-import callbreak_lab.solver as solver
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, random_player
 from callbreak_lab.lines import LAST_CARD, LineError, play_line, playout_line
 from tests.reference import minimax as ref
-
-HAS_SOLVER = hasattr(solver, "card_values")
 
 
 def ref_card_values(pos: Position, target: int, rules: Ruleset | None = None) -> dict[Card, int]:
@@ -35,13 +32,6 @@ def ref_card_values(pos: Position, target: int, rules: Ruleset | None = None) ->
             )  # fmt: skip
         out[c] = p.tricks_won[target] - before + rest
     return out
-
-
-@pytest.fixture(autouse=True)
-def _values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the solver facade lands, small endings use the brute-force reference."""
-    if not HAS_SOLVER:
-        monkeypatch.setattr(solver, "card_values", ref_card_values, raising=False)
 
 
 FILLER_RULES = Ruleset.preset("pagat")

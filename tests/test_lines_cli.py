@@ -6,19 +6,8 @@ import json
 
 import pytest
 
-import callbreak_lab.solver as solver
 from callbreak_lab import Deal, Position, random_player
 from callbreak_lab.cli import main
-from tests.test_lines import ref_card_values
-
-HAS_SOLVER = all(hasattr(solver, f) for f in ("solve", "card_values", "playout"))
-
-
-@pytest.fixture(autouse=True)
-def _values(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the solver facade lands, the endings used here go to the brute-force reference."""
-    if not hasattr(solver, "card_values"):
-        monkeypatch.setattr(solver, "card_values", ref_card_values, raising=False)
 
 
 def _game(seed: int = 5, rules: str = "modern", cards: int = 40) -> tuple[str, str]:
@@ -53,7 +42,6 @@ def test_line_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["kind"] == "playout"
 
 
-@pytest.mark.skipif(not HAS_SOLVER, reason="needs the solver facade for a whole deal")
 def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     deal, plays = _game(cards=52, rules="online")
     code, out, err = run(capsys, "analyse", "--rules", "online", deal, "--plays", plays,

@@ -12,11 +12,6 @@ import callbreak_lab.solver as solver
 from callbreak_lab import Card, Deal, Hand, Position, random_player
 from callbreak_lab.lines import analyse_play, play_line, playout_line, tie_key
 
-pytestmark = pytest.mark.skipif(
-    not all(hasattr(solver, f) for f in ("solve", "card_values", "playout")),
-    reason="the solver facade (solve, card_values, playout) is not there yet",
-)
-
 # seeds whose lines the solver finds quickly (solve times vary a lot between deals)
 CASES = [(5, "modern", 1), (1, "online", 0), (2, "strict", 0)]
 

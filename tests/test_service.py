@@ -17,18 +17,6 @@ from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.service import Settings, create_app
 from callbreak_lab.service.pool import JobTimeout, WorkerPool
 
-
-def _solver_ready() -> bool:
-    try:
-        from callbreak_lab import solver
-    except ImportError:
-        return False
-    return all(hasattr(solver, f) for f in ("dd_table", "card_values", "playout"))
-
-
-needs_solver = pytest.mark.skipif(not _solver_ready(), reason="the solver facade has not landed")
-
-
 HAND = "AKQ2.T98.765.432"
 DEAL = Deal.random(seed=11)
 
@@ -118,7 +106,6 @@ def test_evaluate_accepts_every_hand_notation(client: TestClient) -> None:
     assert a == b and a["hand"] == HAND
 
 
-@needs_solver
 def test_evaluate_monte_carlo_check(client: TestClient) -> None:
     resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 4})
     assert resp.status_code == 200, resp.text
@@ -209,7 +196,6 @@ def test_body_cap_when_chunked(client: TestClient) -> None:
 # --- solve, line, analyse ---------------------------------------------------------------------
 
 
-@needs_solver
 def test_solve_matches_the_solver(client: TestClient) -> None:
     from callbreak_lab import solver
 
@@ -233,7 +219,6 @@ def test_solve_matches_the_solver(client: TestClient) -> None:
     assert set(data["card_values"]) == set(data["position"]["legal"])
 
 
-@needs_solver
 def test_solve_whole_deal(client: TestClient) -> None:
     from callbreak_lab import solver
 
@@ -250,7 +235,6 @@ def test_solve_finished_deal(client: TestClient) -> None:
     assert data["dd_table"] == [0, 0, 0, 0] and sum(data["totals"]) == 13
 
 
-@needs_solver
 def test_line_and_playout_line(client: TestClient) -> None:
     from callbreak_lab import lines
 
@@ -266,7 +250,6 @@ def test_line_and_playout_line(client: TestClient) -> None:
     assert resp.json() == lines.playout_line(pos.copy(), rules, "3,4,2,3").to_dict()
 
 
-@needs_solver
 def test_analyse(client: TestClient) -> None:
     from callbreak_lab import lines
 
@@ -280,7 +263,6 @@ def test_analyse(client: TestClient) -> None:
 # --- time bound -------------------------------------------------------------------------------
 
 
-@needs_solver
 def test_time_bound_returns_503_and_the_server_goes_on() -> None:
     with TestClient(create_app(Settings(workers=1, solve_timeout=0.002))) as c:
         t0 = time.monotonic()

@@ -11,17 +11,6 @@ import pytest
 schemathesis = pytest.importorskip("schemathesis")
 
 
-def _solver_ready() -> bool:
-    try:
-        from callbreak_lab import solver
-    except ImportError:
-        return False
-    return all(hasattr(solver, f) for f in ("dd_table", "card_values", "playout"))
-
-
-if not _solver_ready():  # the schema's own examples are valid deals: they need the solver
-    pytest.skip("the solver facade has not landed", allow_module_level=True)
-
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.checks import (  # noqa: E402
     content_type_conformance,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from test_widgets import random_play_forecast
 
@@ -85,15 +83,6 @@ def test_trainer_view_round_trip() -> None:
 # --- play-line viewer (needs the solver facade) --------------------------------------------------
 
 
-def _solver_ready() -> bool:
-    try:
-        return hasattr(importlib.import_module("callbreak_lab.solver"), "card_values")
-    except ImportError:
-        return False
-
-
-needs_solver = pytest.mark.skipif(not _solver_ready(), reason="solver facade not landed")
-
 # A short ending (2 tricks left) keeps solver calls cheap.
 ENDING_DEAL = Deal.random(11)
 
@@ -105,7 +94,6 @@ def _ending_record(deal: Deal, rules: Ruleset, tricks: int = 11) -> str:
     )  # fmt: skip
 
 
-@needs_solver
 def test_play_line_viewer_steps_and_branches() -> None:
     rules = Ruleset.preset("modern")
     record = _ending_record(ENDING_DEAL, rules)
@@ -142,7 +130,6 @@ def test_play_line_viewer_steps_and_branches() -> None:
         assert not v.branch(bad) and "not legal" in v.message
 
 
-@needs_solver
 def test_play_line_view_click_to_branch() -> None:
     from callbreak_lab.widgets.play_views import PlayLineView
 
@@ -164,7 +151,6 @@ def test_play_line_view_click_to_branch() -> None:
             break
 
 
-@needs_solver
 @pytest.mark.timeout(120)
 def test_deal_explorer_solves_the_four_seats() -> None:
     from callbreak_lab import solver
