@@ -251,8 +251,10 @@ def main() -> None:
     if not args.no_dds:
         dds = bench_dds(args.deals)
         med = pct(dds, 50)
-        print(f"\nbridge DDS (endplay solve_board, spades trump, {len(dds)} deals): median "
-              f"{1000 * med:.1f} ms, p90 {1000 * pct(dds, 90):.1f}, max {1000 * max(dds):.1f}")
+        print(
+            f"\nbridge DDS (endplay solve_board, spades trump, {len(dds)} deals): median "
+            f"{1000 * med:.1f} ms, p90 {1000 * pct(dds, 90):.1f}, max {1000 * max(dds):.1f}"
+        )
         for name, m in medians.items():
             print(f"  {name}: median one-seat solve / DDS median = {m / med:.1f}x")
     if args.techniques:

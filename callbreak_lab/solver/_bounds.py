@@ -14,7 +14,7 @@ from ._consts import ABOVE, HI, POP
 
 
 @njit(cache=True)
-def quick_bounds(hands, leader, target, left):  # type: ignore[no-untyped-def]
+def quick_bounds(hands, leader, target, left):
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
     (for partition search; suit lengths are always part of a table entry)."""

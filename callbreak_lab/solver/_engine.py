@@ -87,12 +87,28 @@ class Engine:
         h = np.array(hands, dtype=np.int64)
         return int(
             solve_root(
-                h, self.tc, pos, leader, target, mb, vr, ban, lo_, hi_, g,
-                self.pl, self.mv, self.scratch, self.keys, self.info, self.gens, self.gen,
-                self.opts, self.stats,
+                h,
+                self.tc,
+                pos,
+                leader,
+                target,
+                mb,
+                vr,
+                ban,
+                lo_,
+                hi_,
+                g,
+                self.pl,
+                self.mv,
+                self.scratch,
+                self.keys,
+                self.info,
+                self.gens,
+                self.gen,
+                self.opts,
+                self.stats,
             )
         )
-
 
     def at_least(self, root: Any, target: int, k: int) -> bool:
         """One null-window probe: can ``target`` take ``k`` of the remaining tricks of ``root``
@@ -104,9 +120,24 @@ class Engine:
         h = split_masks(root.masks)
         return bool(
             probe(
-                h, self.tc, len(root.trick), root.leader, target, k, mb, vr, root.ban,
-                self.pl, self.mv, self.scratch, self.keys, self.info, self.gens, self.gen,
-                self.opts, self.stats,
+                h,
+                self.tc,
+                len(root.trick),
+                root.leader,
+                target,
+                k,
+                mb,
+                vr,
+                root.ban,
+                self.pl,
+                self.mv,
+                self.scratch,
+                self.keys,
+                self.info,
+                self.gens,
+                self.gen,
+                self.opts,
+                self.stats,
             )
         )
 

@@ -23,7 +23,7 @@ def beats(c: int, b: int) -> bool:
 
 
 @njit(cache=True)
-def trick_info(tc, ts, pos):  # type: ignore[no-untyped-def]
+def trick_info(tc, ts, pos):
     """(led suit, winning card so far, offset of its player) of the ``pos`` cards at ``tc[ts:]``."""
     best = tc[ts]
     led = best // 13
@@ -37,7 +37,7 @@ def trick_info(tc, ts, pos):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def legal_suits(hand, pos, led, best, mb, vr, ban, out):  # type: ignore[no-untyped-def]
+def legal_suits(hand, pos, led, best, mb, vr, ban, out):
     """Fill ``out[s]`` with the legal cards of suit ``s`` for ``hand`` (a row of suit masks).
 
     ``mb`` must_beat 0/1, ``vr`` void rule 0 strict / 1 win_only, ``ban`` 1 when the first-trick
@@ -84,7 +84,7 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def can_beat(hand, c, led):  # type: ignore[no-untyped-def]
+def can_beat(hand, c, led):
     """Whether a player holding ``hand`` could beat card ``c`` in a trick led in suit ``led``."""
     cs = c // 13
     f = hand[led]
@@ -96,7 +96,7 @@ def can_beat(hand, c, led):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def rep_of(card, mine, live):  # type: ignore[no-untyped-def]
+def rep_of(card, mine, live):
     """The lowest card of the run of equivalent cards (of one suit) that contains ``card``."""
     s = card // 13
     r = card % 13
@@ -111,7 +111,7 @@ def rep_of(card, mine, live):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def run_above(card, mine, live):  # type: ignore[no-untyped-def]
+def run_above(card, mine, live):
     """52-bit mask of the cards of ``mine`` (a 13-bit suit mask) equivalent to ``card`` and
     above it."""
     s = card // 13
@@ -128,9 +128,25 @@ def run_above(card, mine, live):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def gen_moves(  # type: ignore[no-untyped-def]
-    hands, mover, target, leader, pos, tc, ts, mb, vr, ban, hint, use_equiv, use_order, mv, p,
-    legal, live, scores,
+def gen_moves(
+    hands,
+    mover,
+    target,
+    leader,
+    pos,
+    tc,
+    ts,
+    mb,
+    vr,
+    ban,
+    hint,
+    use_equiv,
+    use_order,
+    mv,
+    p,
+    legal,
+    live,
+    scores,
 ):
     """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return (how many, mask
     of the trick card whose rank the legal-card rules compared).

@@ -71,7 +71,7 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):  # type: ignore[no-untyped-def]
+def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
     if base < 0:
@@ -99,7 +99,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
 
 
 @njit(cache=True)
-def _trick_mark(tc, ts):  # type: ignore[no-untyped-def]
+def _trick_mark(tc, ts):
     """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
     _led, best, wo = trick_info(tc, ts, 4)
     bs = best // 13
@@ -110,9 +110,25 @@ def _trick_mark(tc, ts):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def probe(  # type: ignore[no-untyped-def]
-    hands, tc, root_pos, root_leader, target, k, mb, vr, ban_root,
-    pl, mv, scratch, keys, info, gens, gen, opts, stats,
+def probe(
+    hands,
+    tc,
+    root_pos,
+    root_leader,
+    target,
+    k,
+    mb,
+    vr,
+    ban_root,
+    pl,
+    mv,
+    scratch,
+    keys,
+    info,
+    gens,
+    gen,
+    opts,
+    stats,
 ):
     """True when the target can take at least ``k`` of the remaining tricks.
 
@@ -193,7 +209,7 @@ def probe(  # type: ignore[no-untyped-def]
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
                     w0 = length_word(hands, leader)
-                    base = bucket_of(w0, fl * 4 + target, codes, nslots)
+                    base = bucket_of(w0, fl * 4 + target, codes, nslots, left)
                     res, slot = tt_lookup(keys, info, gens, base, w0, fl, target, codes, need)
                     if res >= 0:
                         stats[ST_TT_HITS] += 1
@@ -207,8 +223,24 @@ def probe(  # type: ignore[no-untyped-def]
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
             n, lmark = gen_moves(
-                hands, mover, target, leader, pos, tc, ts, mb, vr, ban, hint, use_equiv,
-                use_order, mv, p, legal, live, scores,
+                hands,
+                mover,
+                target,
+                leader,
+                pos,
+                tc,
+                ts,
+                mb,
+                vr,
+                ban,
+                hint,
+                use_equiv,
+                use_order,
+                mv,
+                p,
+                legal,
+                live,
+                scores,
             )
             pl[p, F_LMARK] = lmark
             pl[p, F_NMV] = n
@@ -274,9 +306,27 @@ def probe(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def solve_root(  # type: ignore[no-untyped-def]
-    hands, tc, root_pos, root_leader, target, mb, vr, ban_root, lo, hi, guess,
-    pl, mv, scratch, keys, info, gens, gen, opts, stats,
+def solve_root(
+    hands,
+    tc,
+    root_pos,
+    root_leader,
+    target,
+    mb,
+    vr,
+    ban_root,
+    lo,
+    hi,
+    guess,
+    pl,
+    mv,
+    scratch,
+    keys,
+    info,
+    gens,
+    gen,
+    opts,
+    stats,
 ):
     """Exact value in ``[lo, hi]`` (bounds known to hold) by null-window probes.
 
@@ -301,8 +351,24 @@ def solve_root(  # type: ignore[no-untyped-def]
         else:
             kk = (lo + hi + 1) // 2
         if probe(
-            hands, tc, root_pos, root_leader, target, kk, mb, vr, ban_root,
-            pl, mv, scratch, keys, info, gens, gen, opts, stats,
+            hands,
+            tc,
+            root_pos,
+            root_leader,
+            target,
+            kk,
+            mb,
+            vr,
+            ban_root,
+            pl,
+            mv,
+            scratch,
+            keys,
+            info,
+            gens,
+            gen,
+            opts,
+            stats,
         ):
             lo = kk
             guess = kk + 1

@@ -11,7 +11,8 @@ Layout: ``keys[i] = (w0, w1, w2)``: ``w0`` the suit lengths of the hands and the
 (suits 0, 1) and ``w2`` (suits 2, 3) 30 bits per suit = depth (4 bits) and owners of the top
 cards, highest first, 2 bits each; ``w1`` bits 60-61 the rule switches, ``w2`` bits 60-61 the
 target. ``info[i] = (lower, upper, best lead, tricks left)``; ``gens[i]`` (0 = empty). Slots are
-grouped in buckets of ``WAYS`` that share a hash of ``w0`` and the target/rules.
+grouped in buckets of ``WAYS`` that share a hash of ``w0``, the target/rules and the owners of
+the top few cards of each suit.
 """
 
 from __future__ import annotations
@@ -21,9 +22,13 @@ from numba import njit
 
 from ._consts import HI, POP
 
-WAYS = 16
-#: owners of the top TOPK cards of each suit always belong to an entry's pattern (and its hash)
-TOPK = 3
+WAYS = 128
+#: The owners of the top ``topk(left)`` cards of each suit always belong to an entry's pattern,
+#: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
+#: then 1. Coarser keys late in the deal let partition entries answer more positions; finer
+#: keys early spread the many early positions over the table (measured in benchmarks/RESULTS.md).
+K1_LEFT = 3
+K2_LEFT = 6
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
@@ -38,7 +43,7 @@ def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @njit(cache=True)
-def suit_codes(hands, codes):  # type: ignore[no-untyped-def]
+def suit_codes(hands, codes):
     """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
         live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
@@ -60,7 +65,7 @@ def suit_codes(hands, codes):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def length_word(hands, leader):  # type: ignore[no-untyped-def]
+def length_word(hands, leader):
     """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
     w = 0
     i = 0
@@ -74,12 +79,24 @@ def length_word(hands, leader):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def bucket_of(w0, tflags, codes, nslots):  # type: ignore[no-untyped-def]
+def topk(left):
+    """Cards of each suit (from the top) always in an entry's pattern and hashed: fewer once
+    few tricks are left, where partition search pays most and positions are fewer."""
+    if left <= K1_LEFT:
+        return 1
+    if left <= K2_LEFT:
+        return 2
+    return 3
+
+
+@njit(cache=True)
+def bucket_of(w0, tflags, codes, nslots, left):
     """First slot of the bucket for a length word, target/rule bits and the owners of the top
-    ``TOPK`` cards of each suit (always part of an entry's pattern, so they can be hashed)."""
+    ``topk(left)`` cards of each suit."""
     t = 0
+    kk = topk(left)
     for s in range(4):
-        t = (t << 2 * TOPK) | (codes[s] & ((1 << (2 * TOPK)) - 1))
+        t = (t << 2 * kk) | (codes[s] & ((1 << (2 * kk)) - 1))
     h = (w0 ^ (tflags << 59) ^ (t * 0x2545F4914F6CDD1D)) & 0x7FFFFFFFFFFFFFFF
     h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B
     h &= 0x7FFFFFFFFFFFFFFF
@@ -89,7 +106,7 @@ def bucket_of(w0, tflags, codes, nslots):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _matches(keys, i, w0, f1, f2, codes):  # type: ignore[no-untyped-def]
+def _matches(keys, i, w0, f1, f2, codes):
     if keys[i, 0] != w0:
         return False
     k1 = keys[i, 1]
@@ -105,7 +122,7 @@ def _matches(keys, i, w0, f1, f2, codes):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):  # type: ignore[no-untyped-def]
+def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
     else (-1, slot of an entry with a best lead or -1)."""
     hint = -1
@@ -122,7 +139,7 @@ def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):  # type: ignore[
 
 
 @njit(cache=True)
-def entry_marks(keys, i, hands):  # type: ignore[no-untyped-def]
+def entry_marks(keys, i, hands):
     """Relevant-card mask (52-bit) of entry ``i`` in the current position: per suit, the lowest
     of the top ``d_s`` live cards."""
     mask = 0
@@ -141,17 +158,32 @@ def entry_marks(keys, i, hands):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def tt_store(  # type: ignore[no-untyped-def]
-    keys, info, gens, gen, base, w0, f1, f2, codes, hands, rel, left, lower, upper, best,
+def tt_store(
+    keys,
+    info,
+    gens,
+    gen,
+    base,
+    w0,
+    f1,
+    f2,
+    codes,
+    hands,
+    rel,
+    left,
+    lower,
+    upper,
+    best,
 ):
     """Store bounds for every position agreeing on the cards at or above the relevant ones."""
     k1 = f1 << 60
     k2 = f2 << 60
+    kk = topk(left)
     for s in range(4):
         live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
         rs = (rel >> (13 * s)) & 0x1FFF & live
         n = POP[live]
-        d = TOPK if n > TOPK else n
+        d = kk if n > kk else n
         if rs != 0:
             low = rs & -rs
             dr = POP[live & ~(low - 1)]
@@ -195,14 +227,14 @@ def tt_store(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def rel_of(card, live_s):  # type: ignore[no-untyped-def]
+def rel_of(card, live_s):
     """Relative code of a card: suit * 16 + number of live cards of its suit above it."""
     r = card % 13
     return (card // 13) * 16 + POP[live_s >> (r + 1)]
 
 
 @njit(cache=True)
-def card_of_rel(rel, hands):  # type: ignore[no-untyped-def]
+def card_of_rel(rel, hands):
     """Absolute card for a relative code in the current position (-1 if none)."""
     s = rel // 16
     idx = rel % 16
