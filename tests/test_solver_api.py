@@ -164,8 +164,7 @@ def test_values_do_not_depend_on_card_order_or_side_suit_names(index: int) -> No
     assert solver.dd_table(Deal(shuffled), preset) == values
     perm = [1, 2, 0, 3]  # clubs -> diamonds -> hearts -> clubs, spades stay trumps
     relabelled = [
-        Hand(sum(1 << (perm[c // 13] * 13 + c % 13) for c in (int(x) for x in h)))
-        for h in d.hands
+        Hand(sum(1 << (perm[c // 13] * 13 + c % 13) for c in (int(x) for x in h))) for h in d.hands
     ]
     assert solver.dd_table(Deal(relabelled), preset) == values
 
