@@ -10,23 +10,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
-from nbclient.exceptions import CellTimeoutError
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 LIMIT_S = 120
-
-
-# These two generate solved deals on the fly. Until the solver's slow tail is fixed (issue #3:
-# some full deals take minutes), a handful of deals does not finish within the limit. The mark is
-# strict and only accepts the cell time-out: any other error fails, and so does a run that passes
-# (then remove the mark).
-SLOW_SOLVER = pytest.mark.xfail(
-    raises=CellTimeoutError,
-    strict=True,
-    reason="full-deal solves still take minutes on some deals (solver tail, issue #3)",
-)
-WAITING_FOR_SOLVER = {"03_strategy_explorer", "05_train_your_own_model"}
 
 
 def test_notebooks_are_there_and_committed_without_outputs() -> None:
@@ -52,11 +39,7 @@ def test_notebooks_are_there_and_committed_without_outputs() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(LIMIT_S + 60)
-@pytest.mark.parametrize(
-    "path",
-    [pytest.param(p, marks=SLOW_SOLVER) if p.stem in WAITING_FOR_SOLVER else p for p in NOTEBOOKS],
-    ids=lambda p: p.stem,
-)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_on_a_fresh_kernel(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
