@@ -167,14 +167,14 @@ def bench_dds(n: int) -> list[float]:
     return ts
 
 
-def bench_techniques(n: int) -> list[tuple[str, int, float]]:
-    """Nodes and seconds over n positions (6 tricks from the end, lowest-card play from random
-    modern deals, all four seats) with each switch off in turn."""
+def bench_techniques(n: int, tricks_left: int) -> list[tuple[str, int, float]]:
+    """Nodes and seconds over n positions (``tricks_left`` tricks from the end, lowest-card
+    play from random modern deals, all four seats) with each switch off in turn."""
     rules = Ruleset.preset("modern")
     roots = []
     for seed in range(n):
         p = Position(Deal.random(1000 + seed), rules)
-        while len(p.history) < 28:
+        while len(p.history) < 52 - 4 * tricks_left:
             p.play(p.legal_cards().lowest())
         roots.append(api.make_root(p, rules))
     variants = [
@@ -213,6 +213,7 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=10)
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--techniques", type=int, default=10, help="positions for the technique table")
+    ap.add_argument("--technique-tricks", type=int, default=6, help="their tricks left")
     ap.add_argument("--no-dds", action="store_true")
     ap.add_argument("--no-cold", action="store_true")
     args = ap.parse_args()
@@ -231,7 +232,7 @@ def main() -> None:
     api.value_of(api.make_root(Deal.random(0), "modern"), 0)  # compile / load before timing
     done: dict[tuple[int, ...], dict[str, object]] = {}
     medians = {}
-    for name in args.presets.split(","):
+    for name in args.presets.split(",") if args.deals > 0 else []:
         flags = Ruleset.preset(name).kernel_flags()
         if flags in done:
             res = done[flags]
@@ -251,7 +252,7 @@ def main() -> None:
         medians[name] = pct(res["seat"], 50)  # type: ignore[arg-type]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory (this process): {peak:.0f} MB")
-    if not args.no_dds:
+    if not args.no_dds and args.deals > 0:
         dds = bench_dds(args.deals)
         med = pct(dds, 50)
         print(
@@ -261,10 +262,11 @@ def main() -> None:
         for name, m in medians.items():
             print(f"  {name}: median one-seat solve / DDS median = {m / med:.1f}x")
     if args.techniques:
-        print(f"\n### techniques ({args.techniques} positions 6 tricks from the end, 4 seats)")
+        left = args.technique_tricks
+        print(f"\n### techniques ({args.techniques} positions {left} tricks from the end, 4 seats)")
         print("| variant | nodes | seconds | nodes vs all on |")
         print("|---|---|---|---|")
-        rows = bench_techniques(args.techniques)
+        rows = bench_techniques(args.techniques, left)
         base = rows[0][1]
         for label, nodes, secs in rows:
             print(f"| {label} | {nodes} | {secs:.2f} | {nodes / base:.2f}x |")
