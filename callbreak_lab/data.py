@@ -33,7 +33,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import time
 import zipfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -46,6 +45,7 @@ from typing import Any, Literal
 import numpy as np
 
 from callbreak_lab import __version__
+from callbreak_lab._atomic import atomic_open
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.rules import PRESETS, Ruleset
 
@@ -212,28 +212,6 @@ def _solve_chunk(profile: str, seed: int, start: int, stop: int) -> dict[str, np
 # ---------------------------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _atomic(path: Path, suffix: str) -> Iterator[Any]:
-    """Open a temporary file next to ``path``; on success fsync it and ``os.replace`` it."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    with contextlib.suppress(OSError):  # make the rename itself durable
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-
-
 def _chunk_name(start: int, stop: int) -> str:
     return f"chunk-{start:09d}-{stop:09d}.npz"
 
@@ -242,7 +220,7 @@ def _write_chunk(
     path: Path, arrays: Mapping[str, np.ndarray], seed: int, profile: str, version: str
 ) -> None:
     """Write one chunk file atomically."""
-    with _atomic(path, ".npz") as f:
+    with atomic_open(path, ".npz") as f:
         np.savez_compressed(
             f,
             masks=arrays["masks"],
@@ -256,7 +234,7 @@ def _write_chunk(
 
 
 def _write_card(path: Path, card: Mapping[str, Any]) -> None:
-    with _atomic(path, ".json") as f:
+    with atomic_open(path, ".json") as f:
         f.write((json.dumps(card, indent=2, sort_keys=True) + "\n").encode())
 
 

@@ -26,12 +26,10 @@ calls for the other hands of the same deal).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import platform
-import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from sklearn.base import BaseEstimator
 
+from callbreak_lab._atomic import atomic_open
 from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.features import FEATURE_NAMES, hand_features, mask_of, validate_hands
@@ -343,22 +342,6 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _atomic_write(path: Path, write: Any) -> None:
-    """Write through ``write(file)`` into a temp file beside ``path``, then ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def save_model(
     model: BidModel,
     models_dir: str | Path | None = None,
@@ -376,7 +359,8 @@ def save_model(
 
     model._check_fitted()
     model_path, card_path = model_paths(model.profile, models_dir)
-    _atomic_write(model_path, lambda f: joblib.dump(model, f, compress=3))
+    with atomic_open(model_path, ".joblib") as f:
+        joblib.dump(model, f, compress=3)
     card = {
         "format": CARD_FORMAT,
         "kind": "callbreak_lab.BidModel",
@@ -397,7 +381,8 @@ def save_model(
         "model_sha256": _sha256(model_path),
     }
     text = json.dumps(card, indent=2, sort_keys=True, default=_json_default) + "\n"
-    _atomic_write(card_path, lambda f: f.write(text.encode()))
+    with atomic_open(card_path, ".json") as f:
+        f.write(text.encode())
     return model_path, card_path
 
 
