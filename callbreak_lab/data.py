@@ -196,8 +196,8 @@ def _solve_chunk(profile: str, seed: int, start: int, stop: int) -> dict[str, np
     rules = profile_rules(profile)
     masks = deal_masks(seed, start, stop)
     deals = [Deal([Hand(int(m)) for m in row]) for row in masks]
-    dd = np.asarray(solver.dd_tables(deals, rules, n_jobs=1, progress=False), dtype=np.int8)
-    results = solver.playouts(deals, rules, n_jobs=1, progress=False)
+    tables, results = solver.tables_and_playouts(deals, rules, n_jobs=1, progress=False)
+    dd = np.asarray(tables, dtype=np.int8)
     po = np.array([tuple(r.tricks) for r in results], dtype=np.int8).reshape(len(deals), 4)
     return {
         "masks": masks,

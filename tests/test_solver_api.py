@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_solver_brute as brute
 
 from callbreak_lab import solver
+from callbreak_lab.solver import api
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
@@ -208,6 +209,11 @@ def test_batches_in_order_and_parallel() -> None:
         ]
         outs = solver.playouts(positions, None, n_jobs=jobs)
         assert [o.tricks for o in outs] == [solver.playout(p).tricks for p in positions]
+        both_tables, both_outs = solver.tables_and_playouts(positions, None, n_jobs=jobs)
+        assert [tuple(int(x) for x in row) for row in both_tables] == seq
+        assert both_outs == outs
     assert solver.dd_tables([], "modern").shape == (0, 4)
+    with pytest.raises(solver.SolverError, match="known values"):
+        api.playout_of(api.make_root(positions[0]), known=(0, 0, 99, 0))
     with pytest.raises(ValueError, match="seats"):
         solver.solve_many(positions, [0, 1], n_jobs=1)

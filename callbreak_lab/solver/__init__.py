@@ -2,7 +2,8 @@
 
 ``solve``, ``dd_table``, ``card_values`` and ``playout`` work on one position (a ``Position`` at
 any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`` and
-``playouts`` batch them over many deals in parallel (joblib), results in input order.
+``playouts`` batch them over many deals in parallel (joblib), results in input order;
+``tables_and_playouts`` computes both for each deal at little more than the cost of the table.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from .api import (
     playout,
     solve,
 )
-from .batch import dd_tables, playouts, solve_many
+from .batch import dd_tables, playouts, solve_many, tables_and_playouts
 
 __all__ = [
     "SOLVER_VERSION",
@@ -33,4 +34,5 @@ __all__ = [
     "playouts",
     "solve",
     "solve_many",
+    "tables_and_playouts",
 ]

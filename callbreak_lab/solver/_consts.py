@@ -66,7 +66,12 @@ ST_TT_HITS = 1
 ST_TT_STORES = 2
 ST_QUICK_CUTS = 3
 ST_PROBES = 4
-N_STATS = 8
+#: stats[ST_LEFT + n]: trick-boundary nodes with n tricks left (where the work is)
+ST_LEFT = 8
+#: cutoffs at the target's nodes, of them on the first move; the same at the other seats' nodes
+ST_CUTS = 22
+ST_KIND = 26
+N_STATS = ST_KIND + 4 * 14
 
 
 def default_opts() -> np.ndarray:

@@ -24,6 +24,8 @@ from ._consts import (
     OPT_TT,
     POP,
     ST_NODES,
+    ST_CUTS,
+    ST_LEFT,
     ST_PROBES,
     ST_QUICK_CUTS,
     ST_TT_HITS,
@@ -96,6 +98,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
         keys, info, gens, gen, base, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best
     )
     stats[ST_TT_STORES] += 1
+    stats[26 + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
 @njit(cache=True)
@@ -170,6 +173,7 @@ def probe(
                 left = 0
                 for s in range(4):
                     left += POP[hands[leader, s]]
+                stats[ST_LEFT + left] += 1
                 need = k - won
                 if need <= 0:
                     r = 1
@@ -287,6 +291,10 @@ def probe(
             if pos == 3:
                 rel |= pl[p, F_TMARK]
             if (r == 1) == (mover == target):
+                ci = ST_CUTS if mover == target else ST_CUTS + 2
+                stats[ci] += 1
+                if pl[p, F_MI] == 1:
+                    stats[ci + 1] += 1
                 rel |= pl[p, F_LMARK]
                 if not use_part:
                     rel = _ALL

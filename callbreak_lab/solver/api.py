@@ -279,18 +279,28 @@ def _order_key(c: int) -> int:
     return (c % 13) * 4 + c // 13
 
 
-def playout_of(root: Root, eng: Engine | None = None) -> PlayoutResult:
-    """The self-interested play-out of a validated root."""
+def playout_of(
+    root: Root, eng: Engine | None = None, known: tuple[int, ...] | None = None
+) -> PlayoutResult:
+    """The self-interested play-out of a validated root. ``known``: each seat's value at the
+    root when already solved (a ``dd_table``), so the play-out does not prove it again."""
     eng = eng or engine()
     cards: list[Card] = []
     won = list(root.won)
+    # lower bounds on each seat's value (remaining tricks): another seat's card can only raise a
+    # seat's value (its value is the minimum over the other seats' choices), and the mover's
+    # own chosen card keeps it, so the value found at a seat's previous decision still holds
+    lows = [0, 0, 0, 0] if known is None else [int(x) for x in known]
+    if len(lows) != 4 or not all(0 <= x <= root.left for x in lows):
+        raise SolverError(f"known values must be four ints in 0..{root.left}, got {known!r}")
     while root.left > 0:
         legal = legal_mask(root)
         cand = sorted((c for c in range(52) if (legal >> c) & 1), key=_order_key)
         choice = cand[0]
         if len(cand) > 1:
             me = root.mover
-            v = value_of(root, me, eng)
+            v = value_of(root, me, eng, lo=min(lows[me], root.left))
+            lows[me] = v
             memo: dict[int, bool] = {}
             for c in cand:
                 rc = _rep(root, c)
@@ -310,6 +320,7 @@ def playout_of(root: Root, eng: Engine | None = None) -> PlayoutResult:
         root, w = child(root, choice)
         if w >= 0:
             won[w] += 1
+            lows[w] = max(0, lows[w] - 1)
     return PlayoutResult(tuple(cards), (won[0], won[1], won[2], won[3]))
 
 

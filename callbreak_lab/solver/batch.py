@@ -27,6 +27,14 @@ def _playout_chunk(roots: list[Root]) -> list[PlayoutResult]:
     return [playout_of(root) for root in roots]
 
 
+def _both_chunk(roots: list[Root]) -> list[tuple[tuple[int, ...], PlayoutResult]]:
+    out = []
+    for root in roots:
+        table = tuple(value_of(root, t) for t in range(4))
+        out.append((table, playout_of(root, known=table)))
+    return out
+
+
 def _run(
     fn: Callable[[list[Any]], list[Any]], items: list[Any], n_jobs: int | None, progress: bool
 ) -> list[Any]:
@@ -104,3 +112,17 @@ def playouts(
     """``playout`` for each deal or position."""
     roots = [make_root(d, rules) for d in deals]
     return _run(_playout_chunk, roots, n_jobs, progress)
+
+
+def tables_and_playouts(
+    deals: Sequence[Position | Deal | str],
+    rules: Ruleset | str | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> tuple[np.ndarray, list[PlayoutResult]]:
+    """``dd_tables`` and ``playouts`` together, deal by deal: the play-out starts from the
+    table's values and the table's search state, so it costs little beyond the table."""
+    roots = [make_root(d, rules) for d in deals]
+    out = _run(_both_chunk, roots, n_jobs, progress)
+    tables = np.array([t for t, _ in out], dtype=np.int64).reshape(len(roots), 4)
+    return tables, [p for _, p in out]
