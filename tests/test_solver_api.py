@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import test_solver_brute as brute
 
 from callbreak_lab import solver
-from callbreak_lab.solver import api
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.solver import api
 
 KNOWN = Path(__file__).resolve().parent / "data" / "known_deals.txt"
 

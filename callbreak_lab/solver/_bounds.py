@@ -64,6 +64,14 @@ def quick_bounds(hands, leader, target, left):
                 continue
             if os != 0:
                 mk |= 1 << (13 * s + HI[os])
+            # long suit: once the top r rounds have exhausted every enemy's cards of the suit,
+            # the target's low cards in it are winners too (ruffs are limited just below)
+            longest = 0
+            for q in range(4):
+                if q != target and POP[hands[q, s]] > longest:
+                    longest = POP[hands[q, s]]
+            if longest <= r:
+                r = POP[ts]
             if not out_of_spades:
                 for q in range(4):
                     if q != target and POP[hands[q, 3]] > t_top and POP[hands[q, s]] < r:

@@ -70,6 +70,7 @@ ST_PROBES = 4
 ST_LEFT = 8
 #: cutoffs at the target's nodes, of them on the first move; the same at the other seats' nodes
 ST_CUTS = 22
+#: stats[ST_KIND + 4 * left + 2 * result + (target on lead)]: table stores by kind
 ST_KIND = 26
 N_STATS = ST_KIND + 4 * 14
 

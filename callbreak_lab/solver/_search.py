@@ -23,9 +23,10 @@ from ._consts import (
     OPT_QUICK,
     OPT_TT,
     POP,
-    ST_NODES,
     ST_CUTS,
+    ST_KIND,
     ST_LEFT,
+    ST_NODES,
     ST_PROBES,
     ST_QUICK_CUTS,
     ST_TT_HITS,
@@ -98,7 +99,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
         keys, info, gens, gen, base, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best
     )
     stats[ST_TT_STORES] += 1
-    stats[26 + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
+    stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
 @njit(cache=True)

@@ -25,10 +25,11 @@ from ._consts import HI, POP
 WAYS = 128
 #: The owners of the top ``topk(left)`` cards of each suit always belong to an entry's pattern,
 #: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
-#: then 1. Coarser keys late in the deal let partition entries answer more positions; finer
-#: keys early spread the many early positions over the table (measured in benchmarks/RESULTS.md).
-K1_LEFT = 3
-K2_LEFT = 6
+#: then 1. Coarser keys let partition entries answer more positions but crowd more entries into
+#: one bucket: with 1..3 / 4..6 the hardest deals lost entries to full buckets (103 M nodes on
+#: modern seed 4 seat 0); 1 / 2..3 halves that and leaves the median unchanged.
+K1_LEFT = 1
+K2_LEFT = 3
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
@@ -158,6 +159,16 @@ def entry_marks(keys, i, hands):
 
 
 @njit(cache=True)
+def _depth_sum(keys, i):
+    """Cards in entry ``i``'s pattern (its specificity)."""
+    t = 0
+    for s in range(4):
+        e = ((keys[i, 1] if s < 2 else keys[i, 2]) >> (30 * (s % 2))) & _M30
+        t += e >> 26
+    return t
+
+
+@njit(cache=True)
 def tt_store(
     keys,
     info,
@@ -208,11 +219,12 @@ def tt_store(
             gens[i] = gen
             return
         if g == 0:
-            sc = -1000
+            sc = -100000
         else:
-            sc = info[i, 3]
+            # keep the most general entries (shallow patterns answer the most positions)
+            sc = 64 * info[i, 3] - _depth_sum(keys, i)
             if g != gen:
-                sc -= 64
+                sc -= 10000
         if sc < vscore:
             vscore = sc
             victim = i
