@@ -54,3 +54,11 @@ serve: $(STAMP)
 	$(BIN)/callbreak-lab serve --host 127.0.0.1 --port 8000
 
 .PHONY: serve
+
+## Regenerate the solved datasets and train, evaluate and save the bid models from scratch
+## (resumable; MODELS_ARGS e.g. "--n 2000 --profiles modern"). Takes hours at full size.
+MODELS_ARGS ?= --n 20000
+models: $(STAMP)
+	OMP_NUM_THREADS=1 $(BIN)/python scripts/make_models.py --jobs -1 $(MODELS_ARGS)
+
+.PHONY: models

@@ -125,12 +125,16 @@ def _forced_text(legal: Legal, restriction: str | None, hand_size: int) -> str |
     return restriction or legal.text
 
 
-def _solver_values(position: Position, seat: int, rules: Ruleset) -> dict[Card, int]:
-    """``card_values`` from the solver, converted to deal totals for ``seat``."""
+def _solver_values(
+    position: Position, seat: int, rules: Ruleset, known: int | None = None
+) -> dict[Card, int]:
+    """``card_values`` from the solver, converted to deal totals for ``seat``. ``known``: a deal
+    total the seat is already known to reach from here (its value earlier on the line)."""
     from callbreak_lab import solver
 
     base = position.tricks_won[seat]
-    raw = solver.card_values(position, seat, rules)
+    lo = 0 if known is None else max(0, known - base)
+    raw = solver.card_values(position, seat, rules, at_least=lo)
     return {Card.parse(c): base + int(v) for c, v in raw.items()}
 
 
@@ -365,7 +369,7 @@ def _dd_steps(
         if len(legal.legal) == 1 and known is not None:
             values = {legal.legal.lowest(): known}
         else:
-            values = _last_trick_values(pos, seat) or _solver_values(pos, seat, rules)
+            values = _last_trick_values(pos, seat) or _solver_values(pos, seat, rules, known)
         card, best = _choose(values, pos.to_move == seat)
         known = best
         steps.append(_make_step(pos, first + len(steps), card, seat, values, best, legal))
@@ -375,11 +379,15 @@ def _dd_steps(
 def _playout_steps(pos: Position, rules: Ruleset, first: int) -> list[Step]:
     """The self-interested play-out from ``pos`` (mutated) to the end of the deal."""
     steps: list[Step] = []
+    # each seat's deal total at its last decision still holds: the other seats' cards can only
+    # raise it (its value is their minimum) and its own chosen card keeps it
+    known: list[int | None] = [None, None, None, None]
     while not pos.is_over:
         mover = pos.to_move
         legal = pos.legal_cards_with_reasons()
-        values = _last_trick_values(pos, mover) or _solver_values(pos, mover, rules)
+        values = _last_trick_values(pos, mover) or _solver_values(pos, mover, rules, known[mover])
         card, best = _choose(values, True)
+        known[mover] = best
         steps.append(_make_step(pos, first + len(steps), card, mover, values, best, legal))
     return steps
 

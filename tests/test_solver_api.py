@@ -141,6 +141,11 @@ def test_card_values_against_child_solves(seed: int, preset: str) -> None:
             assert v == q.tricks_won[seat] - before + solver.solve(q, seat)
         best = max(values.values()) if p.to_move == seat else min(values.values())
         assert best == solver.solve(p, seat)
+        # a true lower bound on the position's value changes nothing; a non-int is refused
+        assert solver.card_values(p, seat, at_least=best) == values
+        assert solver.card_values(p, seat, at_least=0) == values
+    with pytest.raises(solver.SolverError, match="at_least"):
+        solver.card_values(p, 0, at_least="2")  # type: ignore[arg-type]
 
 
 # --- full deals with known answers ----------------------------------------------------------------

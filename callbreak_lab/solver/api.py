@@ -247,12 +247,13 @@ def _child_value(root: Root, card: int, seat: int, eng: Engine, v: int | None) -
     return bonus + value_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
 
 
-def values_of(root: Root, seat: int, eng: Engine | None = None) -> dict[int, int]:
-    """Value for ``seat`` after each legal card of the mover (all legal cards)."""
+def values_of(root: Root, seat: int, eng: Engine | None = None, lo: int = 0) -> dict[int, int]:
+    """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo``: a lower
+    bound on the root's value already known to hold (saves proving it again)."""
     eng = eng or engine()
     if root.left == 0:
         return {}
-    v = value_of(root, seat, eng)
+    v = value_of(root, seat, eng, lo=min(max(lo, 0), root.left))
     legal = legal_mask(root)
     out: dict[int, int] = {}
     memo: dict[int, int] = {}
@@ -266,13 +267,21 @@ def values_of(root: Root, seat: int, eng: Engine | None = None) -> dict[int, int
 
 
 def card_values(
-    position: Position | Deal | str, seat: int, rules: Ruleset | str | None = None
+    position: Position | Deal | str,
+    seat: int,
+    rules: Ruleset | str | None = None,
+    at_least: int = 0,
 ) -> dict[Card, int]:
     """For every legal card of the player to move: the value for ``seat`` (remaining tricks,
-    trick in progress included) after that card. Equivalent cards get the same value."""
+    trick in progress included) after that card. Equivalent cards get the same value.
+
+    ``at_least``: a value the position is already known to reach for ``seat`` (for example the
+    seat's value at an earlier point of the same line); a wrong one gives wrong answers."""
     seat = _check_seat(seat)
     root = make_root(position, rules)
-    return {Card(c): v for c, v in values_of(root, seat).items()}
+    if isinstance(at_least, bool) or not isinstance(at_least, int | np.integer):
+        raise SolverError(f"at_least must be an int, got {at_least!r}")
+    return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least)).items()}
 
 
 def _order_key(c: int) -> int:
