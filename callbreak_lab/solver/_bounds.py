@@ -14,10 +14,11 @@ from ._consts import ABOVE, HI, POP
 
 
 @njit(cache=True)
-def quick_bounds(hands, leader, target, left):
+def quick_bounds(hands, leader, target, left, vr):
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
-    (for partition search; suit lengths are always part of a table entry)."""
+    (for partition search; suit lengths are always part of a table entry). ``vr``: the void
+    rule (0 strict, 1 win_only)."""
     tsp = hands[target, 3]
     osp = 0
     for q in range(4):
@@ -80,6 +81,11 @@ def quick_bounds(hands, leader, target, left):
         if cash > lb:
             lb = cash
             lmark = mk
+    elif tsp & ABOVE[HI[osp] + 1] != 0:
+        sl, smk = _side_winners_off_lead(hands, target, tsp, osp, vr)
+        if sl > lb:
+            lb = sl
+            lmark = smk
     # likewise each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
     ml = 0
@@ -129,3 +135,46 @@ def quick_bounds(hands, leader, target, left):
                     umark = lmk
                 break
     return lb, left - cs, lmark, umark
+
+
+@njit(cache=True)
+def _side_winners_off_lead(hands, target, tsp, osp, vr):
+    """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
+    spade above every enemy spade (a "master"): every master wins the trick it is played to, and
+    each top card of a side suit wins its round of the suit unless an enemy holding spades is
+    void by then.
+
+    Why the side winners are sure: while the target holds a master it is never forced to throw
+    a winner away (void in the led suit it may always trump with the master, which wins), and
+    once any of these cards wins, the target is on lead and cashes the rest. Under the strict
+    void rule an enemy holding spades cannot discard (void, it must trump), so it is void in a
+    side suit only after as many rounds of it as it holds cards; under ``win_only`` it may
+    discard under a higher spade, so side winners only count when no enemy holds a spade.
+    """
+    t_top = POP[tsp & ABOVE[HI[osp] + 1]]
+    mk = 0
+    if osp != 0:
+        mk = 1 << (39 + HI[osp])
+    total = t_top
+    for s in range(3):
+        ts = hands[target, s]
+        if ts == 0:
+            continue
+        os = 0
+        for q in range(4):
+            if q != target:
+                os |= hands[q, s]
+        r = POP[ts & ABOVE[HI[os] + 1]]
+        if r == 0:
+            continue
+        if osp != 0:
+            if vr != 0:
+                continue
+            for q in range(4):
+                if q != target and hands[q, 3] != 0 and POP[hands[q, s]] < r:
+                    r = POP[hands[q, s]]
+        if r > 0:
+            total += r
+            if os != 0:
+                mk |= 1 << (13 * s + HI[os])
+    return total, mk

@@ -197,7 +197,7 @@ def probe(
                     continue
                 ban = ban_root if p == 0 else 0
                 if use_quick and ban == 0:  # the bounds assume a free lead
-                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left)
+                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 1
@@ -345,7 +345,7 @@ def solve_root(
         left = 0
         for s in range(4):
             left += POP[hands[root_leader, s]]
-        lb, ub, _lm, _um = quick_bounds(hands, root_leader, target, left)
+        lb, ub, _lm, _um = quick_bounds(hands, root_leader, target, left, vr)
         if lb > lo:
             lo = lb
         if ub < hi:
