@@ -365,14 +365,14 @@ def _distribution(tricks: np.ndarray) -> np.ndarray:
 def _solve_layouts(
     masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int, progress: bool
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The seat's guaranteed and play-out tricks in every layout, via the solver's batch calls."""
+    """The seat's guaranteed and play-out tricks in every layout, via the solver's batch call
+    (one pass per layout: the play-out reuses the values and table of the layout's solve)."""
     from callbreak_lab import solver
 
     deals = deals_from_masks(masks)
-    dd = np.array(solver.solve_many(deals, seat, rules, n_jobs=n_jobs, progress=progress))
-    results = solver.playouts(deals, rules, n_jobs=n_jobs, progress=progress)
+    tables, results = solver.tables_and_playouts(deals, rules, n_jobs=n_jobs, progress=progress)
     po = np.array([r.tricks[seat] for r in results], dtype=np.int64)
-    return dd.astype(np.int64).reshape(len(deals)), po
+    return tables[:, seat].astype(np.int64).reshape(len(deals)), po
 
 
 def monte_carlo(

@@ -122,7 +122,7 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
 @pytest.mark.slow
 def test_evaluate_model_monte_carlo_table(model: BidModel) -> None:
     report = evaluate_model(
-        "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=2, learning_fractions=None
+        "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=1, learning_fractions=None
     )
     assert [r.name for r in report.mc_table][:2] == ["model", "monte_carlo"]
     assert all(r.n == 2 for r in report.mc_table)
