@@ -2,10 +2,12 @@
 
 Starts uvicorn on 127.0.0.1 on a free port in a subprocess, waits until ``/hi`` answers (the
 solver workers are warm by then), then drives each endpoint with ``--concurrency`` concurrent
-httpx async clients for ``--duration`` seconds (hard stop), and prints requests per second,
-p50/p99 latency and errors. Traffic goes to 127.0.0.1 only.
+keep-alive clients (a minimal asyncio HTTP/1.1 client, cheap beside the server) for
+``--duration`` seconds (hard stop), and prints requests per second, p50/p99 latency and errors.
+Traffic goes to 127.0.0.1 only.
 
-    .venv/bin/python benchmarks/service.py                 # 50 clients, 20 s per endpoint
+    .venv/bin/python benchmarks/service.py                 # 50 clients, closed loop, 20 s each
+    .venv/bin/python benchmarks/service.py --rate 10       # 50 clients x 10 req/s, paced
     .venv/bin/python benchmarks/service.py --duration 5    # quicker
 """
 
@@ -18,6 +20,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import socket
 import subprocess
 import sys
@@ -50,11 +53,12 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
-def start_server(port: int) -> subprocess.Popen[bytes]:
-    """uvicorn serving the app on 127.0.0.1:port (one process; its solver pool inside)."""
+def start_server(port: int, extra: list[str]) -> subprocess.Popen[bytes]:
+    """uvicorn serving the app on 127.0.0.1:port (its solver pool inside), ``extra`` uvicorn
+    options appended (e.g. ``--http h11`` to compare HTTP parsers)."""
     cmd = [sys.executable, "-m", "uvicorn", "callbreak_lab.service.app:app"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
-    return subprocess.Popen(cmd)
+    return subprocess.Popen(cmd + extra)
 
 
 def wait_ready(base: str, timeout: float = 180.0) -> None:
@@ -86,36 +90,95 @@ def play_bodies() -> list[dict[str, Any]]:
     return list(read_requests(PLAY_LOG.read_text()))
 
 
+class _Connection:
+    """One keep-alive HTTP/1.1 connection speaking just enough of the protocol for JSON POSTs.
+
+    A load generator must cost far less CPU than the server it measures (both share this
+    machine's two cores); httpx spends about a millisecond of CPU per request, this a tenth.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def post(self, path: str, payload: bytes) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        )
+        self.writer.write(head.encode() + payload)
+        lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        body = await self.reader.readexactly(length)
+        return status, body
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
 async def drive(
-    base: str, path: str, bodies: list[dict[str, Any]], concurrency: int, duration: float
+    base: str,
+    path: str,
+    bodies: list[dict[str, Any]],
+    concurrency: int,
+    duration: float,
+    rate: float = 0.0,
 ) -> dict[str, Any]:
-    """``concurrency`` clients posting ``bodies`` in turn for ``duration`` seconds."""
+    """``concurrency`` clients posting ``bodies`` in turn for ``duration`` seconds, each waiting
+    for its answer before sending the next request. ``rate`` 0: no think time (a closed loop, the
+    server saturated); otherwise each client sends ``rate`` requests per second on a fixed
+    schedule and latency counts from the scheduled send time (so a slow server cannot hide its
+    queue by slowing the clients down)."""
     latencies: list[float] = []
     errors: dict[str, int] = {}
     stop = time.monotonic() + duration
     counter = iter(range(10**9))
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    host, port = base.removeprefix("http://").split(":")
+    payloads = [json.dumps(b).encode() for b in bodies]
 
-    async def client(http: httpx.AsyncClient) -> None:
-        while time.monotonic() < stop:
-            body = bodies[next(counter) % len(bodies)]
-            t0 = time.perf_counter()
-            try:
-                r = await http.post(path, json=body)
-                if r.status_code != 200:
-                    errors[str(r.status_code)] = errors.get(str(r.status_code), 0) + 1
+    async def client() -> None:
+        conn = _Connection(host, int(port))
+        next_send = time.perf_counter() + (random.random() / rate if rate else 0.0)
+        try:
+            while time.monotonic() < stop:
+                payload = payloads[next(counter) % len(payloads)]
+                if rate:
+                    delay = next_send - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    t0 = next_send
+                    next_send += 1.0 / rate
+                else:
+                    t0 = time.perf_counter()
+                try:
+                    status, _ = await conn.post(path, payload)
+                except (OSError, asyncio.IncompleteReadError, ValueError) as e:
+                    errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
+                    conn.close()
                     continue
-            except httpx.HTTPError as e:
-                errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
-                continue
-            latencies.append(time.perf_counter() - t0)
+                if status != 200:
+                    errors[str(status)] = errors.get(str(status), 0) + 1
+                    continue
+                latencies.append(time.perf_counter() - t0)
+        finally:
+            conn.close()
 
     t_start = time.monotonic()
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as http:
-        tasks = [asyncio.create_task(client(http)) for _ in range(concurrency)]
-        _, pending = await asyncio.wait(tasks, timeout=duration + 15)  # hard stop
-        for t in pending:
-            t.cancel()
+    tasks = [asyncio.create_task(client()) for _ in range(concurrency)]
+    _, pending = await asyncio.wait(tasks, timeout=duration + 15)  # hard stop
+    for t in pending:
+        t.cancel()
     wall = time.monotonic() - t_start
     lat = np.array(latencies) * 1000 if latencies else np.array([np.nan])
     return {
@@ -135,13 +198,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=20.0, help="seconds per endpoint")
     ap.add_argument("--concurrency", type=int, default=50)
+    ap.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="requests per second per client (0: closed loop, no think time)",
+    )
     ap.add_argument("--endpoints", default="evaluate,play")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--uvicorn", default="", help='extra uvicorn options, e.g. "--http h11 --loop asyncio"'
+    )
     args = ap.parse_args(argv)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
-    server = start_server(port)
+    server = start_server(port, args.uvicorn.split())
     results = []
     try:
         wait_ready(base)
@@ -153,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             path, make = plans[name]
             bodies = make()
             asyncio.run(drive(base, path, bodies[:50], args.concurrency, 2.0))  # warm-up
-            res = asyncio.run(drive(base, path, bodies, args.concurrency, args.duration))
+            res = asyncio.run(
+                drive(base, path, bodies, args.concurrency, args.duration, args.rate)
+            )
             results.append(res)
             print(
                 f"{path:14s} {res['requests']:7d} req  {res['rps']:8.1f} req/s  "
@@ -174,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         "cpu": cpu_model(),
         "concurrency": args.concurrency,
         "duration_s": args.duration,
+        "rate_per_client": args.rate,
+        "uvicorn": args.uvicorn,
         "loadavg_after": os.getloadavg()[0],
         "bid_source": health.get("bid_source"),
         "workers": health.get("workers"),

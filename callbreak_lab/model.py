@@ -276,11 +276,31 @@ class BidModel(BaseEstimator):
         of the seats before each hand; without them (or for an unconditioned model) it ignores them.
         """
         self._check_fitted()
-        x = self._features(masks, seats)
+        return self._playout_proba(self._features(masks, seats), masks, seats, earlier_calls)
+
+    def _playout_proba(
+        self,
+        x: np.ndarray,
+        masks: npt.ArrayLike,
+        seats: npt.ArrayLike | None,
+        earlier_calls: Sequence[Sequence[int]] | np.ndarray | None,
+    ) -> np.ndarray:
         if earlier_calls is not None and self.conditioned_ is not None:
             seat_arr = validate_hands(masks, seats)[1]
             return self.conditioned_.proba(np.hstack([x, call_features(seat_arr, earlier_calls)]))
         return self.playout_.proba(x)
+
+    def predict_both(
+        self,
+        masks: npt.ArrayLike,
+        seats: npt.ArrayLike | None = None,
+        earlier_calls: Sequence[Sequence[int]] | np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(predict_proba(...), predict_floor_proba(...))`` with the features computed once
+        (what one interactive request needs)."""
+        self._check_fitted()
+        x = self._features(masks, seats)
+        return self._playout_proba(x, masks, seats, earlier_calls), self.floor_.proba(x)
 
     def predict_floor_proba(
         self, masks: npt.ArrayLike, seats: npt.ArrayLike | None = None
@@ -576,9 +596,8 @@ def recommend_call(
     masks = np.array([mask_of(parsed)], dtype=np.uint64)
     seats = np.array([int(seat)])
     prev = None if earlier_calls is None else [list(earlier_calls)]
-    dist = bid_model.predict_proba(masks, seats, prev)[0]
-    floor = bid_model.predict_floor_proba(masks, seats)[0]
-    return Recommendation(parsed, int(seat), ruleset, best_call(dist, ruleset), floor)
+    dist, floor = bid_model.predict_both(masks, seats, prev)
+    return Recommendation(parsed, int(seat), ruleset, best_call(dist[0], ruleset), floor[0])
 
 
 def recommend_calls(

@@ -90,6 +90,10 @@ def test_predict_proba_is_a_distribution_over_14_trick_counts(
     unseen = sorted(set(range(14)) - set(train.playout.tolist()))
     assert unseen, "the tiny fixture should miss some trick counts (e.g. 13)"
     assert np.all(model.predict_proba(test.masks, test.seats)[:, unseen] == 0)
+    # the one-pass form (one feature computation for both heads) gives the same numbers
+    both = model.predict_both(test.masks, test.seats)
+    np.testing.assert_array_equal(both[0], model.predict_proba(test.masks, test.seats))
+    np.testing.assert_array_equal(both[1], model.predict_floor_proba(test.masks, test.seats))
 
 
 def test_14_columns_when_training_lacks_many_classes(train: HandSet) -> None:

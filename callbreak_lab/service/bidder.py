@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab import baselines
+from callbreak_lab.calls import CallAdvice
 from callbreak_lab.cards import Hand
 from callbreak_lab.rules import Ruleset
 
@@ -35,6 +36,8 @@ class Forecast:
     dist: np.ndarray
     floor: np.ndarray | None
     source: str
+    #: the call table of ``dist`` under the ruleset, when the forecast already computed it
+    advice: CallAdvice | None = None
 
 
 def _normal_dist(mean: float, sd: float) -> np.ndarray:
@@ -98,7 +101,7 @@ class Bidder:
             rec = model.recommend_call(hand, seat, rules, model=found[0])
             dist = np.asarray(rec.distribution, dtype=np.float64)
             floor = np.asarray(rec.floor, dtype=np.float64)
-            return Forecast(dist, floor, f"model:{found[1]}")
+            return Forecast(dist, floor, f"model:{found[1]}", rec.advice)
         masks = np.array([hand.mask], dtype=np.uint64)
         count = float(baselines.baseline_counts("fractional_honours", masks)[0])
         return Forecast(_normal_dist(count, FALLBACK_SD), None, _FALLBACK)

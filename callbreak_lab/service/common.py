@@ -163,7 +163,7 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
     hand = parse_hand13(req.hand)
     rules = parse_rules(req.rules)
     fc = svc.bidder.forecast(hand, req.seat, rules)
-    advice = calls.best_call(fc.dist, rules)
+    advice = fc.advice if fc.advice is not None else calls.best_call(fc.dist, rules)
     rows = [
         s.CallRow(
             call=int(c),
