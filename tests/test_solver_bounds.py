@@ -12,9 +12,9 @@ import random
 
 import numpy as np
 import pytest
-from reference.endings import random_ending
+from reference.endings import Ending, random_ending
 
-from callbreak_lab.solver._bounds import _side_winners_off_lead, quick_bounds
+from callbreak_lab.solver._bounds import _lower, _side_winners_off_lead, quick_bounds
 from callbreak_lab.solver._consts import ABOVE, HI, POP
 from callbreak_lab.solver._engine import split_masks
 
@@ -73,3 +73,113 @@ def test_side_winners_off_lead_are_sure(must_beat: bool) -> None:
         if found >= 25:
             break
     assert found >= 25
+
+
+def _enemy_spades(hands: np.ndarray, target: int) -> int:
+    return int((hands[0, 3] | hands[1, 3] | hands[2, 3] | hands[3, 3]) ^ hands[target, 3])
+
+
+def _one_enemy_with_spades(rng: random.Random) -> tuple[Ending, int]:
+    """A random ending (3..5 tricks, spades and one or two side suits, nobody on lead but the
+    target's enemies) where one enemy holds every enemy spade when it has room: the case where
+    the off-lead bound still counts side winners under ``win_only``."""
+    n = rng.choice([3, 4, 4, 5])
+    suits = [3, *rng.sample(range(3), rng.choice([1, 2, 2]))]
+    pool = [s * 13 + r for s in suits for r in range(13)]
+    dealt = rng.sample(pool, 4 * n)
+    hl = [sorted(dealt[i * n : (i + 1) * n]) for i in range(4)]
+    target, leader = rng.sample(range(4), 2)
+    q0 = rng.choice([q for q in range(4) if q != target])
+    for q in range(4):
+        if q in (target, q0):
+            continue
+        for c in [c for c in hl[q] if c // 13 == 3]:
+            others = [d for d in hl[q0] if d // 13 != 3]
+            if not others:
+                break
+            d = rng.choice(others)
+            hl[q].remove(c)
+            hl[q0].remove(d)
+            hl[q].append(d)
+            hl[q0].append(c)
+    return Ending(tuple(frozenset(h) for h in hl), (), leader), target
+
+
+@pytest.mark.parametrize("must_beat", [True, False])
+def test_side_winners_off_lead_win_only(must_beat: bool) -> None:
+    """The off-lead bound under ``win_only`` with an enemy holding spades (it may shed up to
+    ``1 + c_q`` side cards): never above the exact value, exactly equal to it in several
+    endings (so one trick more would fail), while the strict rule's count (no shedding) is
+    above the exact value in some (so the allowance is needed)."""
+    rng = random.Random(f"off-lead-win-only-{must_beat}")
+    found = tight = strict_wrong = 0
+    for _ in range(60000):
+        e, target = _one_enemy_with_spades(rng)
+        hands = split_masks(_masks(e.hands))
+        tsp = int(hands[target, 3])
+        osp = _enemy_spades(hands, target)
+        masters = POP[tsp & ABOVE[HI[osp] + 1]]
+        if masters == 0 or osp == 0:
+            continue
+        sure, _marks = _side_winners_off_lead(hands, target, tsp, osp, 1)
+        strict, _ = _side_winners_off_lead(hands, target, tsp, osp, 0)
+        if sure <= masters and (strict <= masters or strict_wrong >= 2):
+            continue
+        if e.tree_size(must_beat, "win_only", False, 6000) is None:
+            continue
+        value = e.dd_value(target, must_beat, "win_only", False)
+        assert sure <= value, (e, target, sure, value)
+        if sure > masters:
+            found += 1
+            tight += sure == value
+        strict_wrong += strict > value
+        if found >= 15 and tight >= 5 and strict_wrong >= 2:
+            break
+    assert found >= 15 and tight >= 5
+    assert strict_wrong >= 2  # shedding under a higher spade is real: the strict count fails
+
+
+@pytest.mark.parametrize(("must_beat", "void_rule"), SWITCHES)
+def test_cash_on_lead_and_coalition_bounds_are_tight(must_beat: bool, void_rule: str) -> None:
+    """The on-lead cash (side suits round by round, spades after the draw) and the upper bound
+    from an enemy's own sure tricks: never wrong, and tight in several endings where they beat
+    the plain top-card counts."""
+    rng = random.Random(f"cash-{must_beat}-{void_rule}")
+    vr = 0 if void_rule == "strict" else 1
+    lo_tight = hi_tight = 0
+    for _ in range(3000):
+        e = random_ending(rng, must_beat, void_rule, False, sizes={3: 1, 4: 2, 5: 1},
+                          mid_trick_rate=0.0)  # fmt: skip
+        hands = split_masks(_masks(e.hands))
+        left = len(e.hands[e.leader])
+        for target in range(4):
+            lb, ub, _lm, _um = quick_bounds(hands, e.leader, target, left, vr)
+            enemy_lb = max(_lower(hands, e.leader, q, vr)[0] for q in range(4) if q != target)
+            uses_cash = target == e.leader and lb > 0
+            uses_enemy = ub == left - enemy_lb and enemy_lb > 0
+            if not (uses_cash or uses_enemy):
+                continue
+            value = e.dd_value(target, must_beat, void_rule, False)
+            assert lb <= value <= ub, (e, target, lb, value, ub)
+            lo_tight += uses_cash and lb == value
+            hi_tight += uses_enemy and ub == value
+        if lo_tight >= 20 and hi_tight >= 20:
+            break
+    assert lo_tight >= 20 and hi_tight >= 20
+
+
+@pytest.mark.parametrize("preset", ["online", "home"])
+def test_bounds_hold_win_only_presets(preset: str) -> None:
+    """More endings (4..5 tricks, spades in play) for the ``win_only`` presets, where the
+    off-lead bound allows for shedding."""
+    must_beat = preset == "online"
+    rng = random.Random(f"win-only-{preset}")
+    for _ in range(150):
+        e = random_ending(rng, must_beat, "win_only", False, sizes={4: 2, 5: 1},
+                          mid_trick_rate=0.0)  # fmt: skip
+        hands = split_masks(_masks(e.hands))
+        left = len(e.hands[e.leader])
+        for target in range(4):
+            lb, ub, _lm, _um = quick_bounds(hands, e.leader, target, left, 1)
+            value = e.dd_value(target, must_beat, "win_only", False)
+            assert lb <= value <= ub, (e, target, lb, value, ub)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ._consts import ABOVE, HI, POP
+from ._consts import ABOVE, HI, LO, POP
 
 
 @njit(cache=True)
@@ -19,73 +19,12 @@ def quick_bounds(hands, leader, target, left, vr):
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
     (for partition search; suit lengths are always part of a table entry). ``vr``: the void
     rule (0 strict, 1 win_only)."""
+    lb, lmark = _lower(hands, leader, target, vr)
     tsp = hands[target, 3]
     osp = 0
     for q in range(4):
         if q != target:
             osp |= hands[q, 3]
-    # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
-    lb = 0
-    lmark = 0
-    j = 0
-    a = 0
-    m = tsp | osp
-    while m != 0:
-        r = HI[m]
-        m ^= 1 << r
-        if (tsp >> r) & 1:
-            j += 1
-            if j - a > lb:
-                lb = j - a
-                lmark = 1 << (39 + r)
-        else:
-            a += 1
-    if leader == target:
-        # draw trumps with the spades above every enemy spade, then cash side-suit winners (safe
-        # from ruffs once no enemy holding spades can be void in the suit)
-        t_top = POP[tsp & ABOVE[HI[osp] + 1]]
-        mk = 1 << (39 + HI[osp]) if osp != 0 and t_top > 0 else 0
-        out_of_spades = True
-        for q in range(4):
-            if q != target and POP[hands[q, 3]] > t_top:
-                out_of_spades = False
-        cash = t_top
-        if out_of_spades:
-            cash = POP[tsp]
-        for s in range(3):
-            ts = hands[target, s]
-            if ts == 0:
-                continue
-            os = 0
-            for q in range(4):
-                if q != target:
-                    os |= hands[q, s]
-            r = POP[ts & ABOVE[HI[os] + 1]]
-            if r == 0:
-                continue
-            if os != 0:
-                mk |= 1 << (13 * s + HI[os])
-            # long suit: once the top r rounds have exhausted every enemy's cards of the suit,
-            # the target's low cards in it are winners too (ruffs are limited just below)
-            longest = 0
-            for q in range(4):
-                if q != target and POP[hands[q, s]] > longest:
-                    longest = POP[hands[q, s]]
-            if longest <= r:
-                r = POP[ts]
-            if not out_of_spades:
-                for q in range(4):
-                    if q != target and POP[hands[q, 3]] > t_top and POP[hands[q, s]] < r:
-                        r = POP[hands[q, s]]
-            cash += r
-        if cash > lb:
-            lb = cash
-            lmark = mk
-    elif tsp & ABOVE[HI[osp] + 1] != 0:
-        sl, smk = _side_winners_off_lead(hands, target, tsp, osp, vr)
-        if sl > lb:
-            lb = sl
-            lmark = smk
     # likewise each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
     ml = 0
@@ -134,28 +73,195 @@ def quick_bounds(hands, leader, target, left, vr):
                     cs = ml + 1
                     umark = lmk
                 break
+    # the coalition takes at least what any one enemy is sure to take against the other three
+    for q in range(4):
+        if q != target:
+            lq, mq = _lower(hands, leader, q, vr)
+            if lq > cs:
+                cs = lq
+                umark = mq
     return lb, left - cs, lmark, umark
+
+
+@njit(cache=True)
+def _lower(hands, leader, target, vr):
+    """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
+    tsp = hands[target, 3]
+    osp = 0
+    for q in range(4):
+        if q != target:
+            osp |= hands[q, 3]
+    # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
+    lb = 0
+    lmark = 0
+    j = 0
+    a = 0
+    m = tsp | osp
+    while m != 0:
+        r = HI[m]
+        m ^= 1 << r
+        if (tsp >> r) & 1:
+            j += 1
+            if j - a > lb:
+                lb = j - a
+                lmark = 1 << (39 + r)
+        else:
+            a += 1
+    if leader == target:
+        cash, mk = _cash_on_lead(hands, target, tsp, osp, lb, lmark)
+        if cash > lb:
+            lb = cash
+            lmark = mk
+    elif tsp & ABOVE[HI[osp] + 1] != 0:
+        sl, smk = _side_winners_off_lead(hands, target, tsp, osp, vr)
+        if sl > lb:
+            lb = sl
+            lmark = smk
+    return lb, lmark
+
+
+@njit(cache=True)
+def _rounds(hands, target, s):
+    """(k, card): the target, leading suit ``s`` round after round, wins the first ``k`` rounds
+    whatever the others play (ruffs aside): its ``i``-th card beats the top card of every enemy
+    still holding ``i`` or more cards of the suit. ``card`` (52-bit) is the lowest card whose
+    rank that relied on (0 when no enemy holds the suit)."""
+    ts = hands[target, s]
+    k = 0
+    card = 0
+    m = ts
+    while m != 0:
+        r = HI[m]
+        m ^= 1 << r
+        i = k + 1
+        thr = -1
+        for q in range(4):
+            if q != target and POP[hands[q, s]] >= i and HI[hands[q, s]] > thr:
+                thr = HI[hands[q, s]]
+        if r <= thr:
+            break
+        k = i
+        if thr >= 0:
+            card = 1 << (13 * s + r)
+    return k, card
+
+
+@njit(cache=True)
+def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
+    """(tricks, marks) the target takes for sure on lead, by the better of two plans.
+
+    A: draw trumps with the masters (spades above every enemy spade), cash side suits round by
+    round (``_rounds``) while no enemy still holding spades can be void, then play the other
+    spades: the ``j``-th of them is beaten only by an enemy spade above it left after the
+    draw, one per trick (at most ``min(a, R)``: ``a`` enemy spades above it, ``R`` enemy spades
+    left). B: cash the side suits first (no enemy holding spades void), then count the spades
+    alone (``sp0``, the top-spades count, which holds whatever the order). While the target
+    cashes, every enemy holding spades follows suit, so nobody ruffs and the lead stays.
+    """
+    t_top = POP[tsp & ABOVE[HI[osp] + 1]]
+    mka = 1 << (39 + HI[osp]) if osp != 0 and t_top > 0 else 0
+    rest = 0
+    for q in range(4):
+        if q != target and POP[hands[q, 3]] > t_top:
+            rest += POP[hands[q, 3]] - t_top
+    # plan A, spades after the draw
+    best = 0
+    j = 0
+    a = 0
+    m = tsp | osp
+    n_t = 0
+    while m != 0:
+        r = HI[m]
+        m ^= 1 << r
+        if (tsp >> r) & 1:
+            n_t += 1
+            if n_t <= t_top:
+                continue
+            j += 1
+            lose = a if a < rest else rest
+            if j - lose > best:
+                best = j - lose
+                mka = 1 << (39 + r)
+        else:
+            a += 1
+    cash_a = t_top + best
+    cash_b = sp0
+    mkb = sp0mark
+    for s in range(3):
+        if hands[target, s] == 0:
+            continue
+        k, card = _rounds(hands, target, s)
+        if k == 0:
+            continue
+        ka = k
+        kb = k
+        for q in range(4):
+            if q == target or hands[q, 3] == 0:
+                continue
+            n = POP[hands[q, s]]
+            if n < kb:
+                kb = n
+            if POP[hands[q, 3]] > t_top and n < ka:
+                ka = n
+        cash_a += ka
+        cash_b += kb
+        if ka > 0:
+            mka |= card
+        if kb > 0:
+            mkb |= card
+    if cash_b > cash_a:
+        return cash_b, mkb
+    return cash_a, mka
 
 
 @njit(cache=True)
 def _side_winners_off_lead(hands, target, tsp, osp, vr):
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
-    spade above every enemy spade (a "master"): every master wins the trick it is played to, and
-    each top card of a side suit wins its round of the suit unless an enemy holding spades is
-    void by then.
+    spade above every enemy spade (a "master").
 
-    Why the side winners are sure: while the target holds a master it is never forced to throw
-    a winner away (void in the led suit it may always trump with the master, which wins), and
-    once any of these cards wins, the target is on lead and cashes the rest. Under the strict
-    void rule an enemy holding spades cannot discard (void, it must trump), so it is void in a
-    side suit only after as many rounds of it as it holds cards; under ``win_only`` it may
-    discard under a higher spade, so side winners only count when no enemy holds a spade.
+    The target's plan: until it wins a trick, follow suit with a top card of the led suit if it
+    holds one (else any card of it) and trump with a master when void (a master wins any trick,
+    and the void rules never stop the target playing it); once on lead, cash the masters, then the
+    top cards of each side suit while no enemy holding spades is void in it. Call ``d_q`` the
+    most cards enemy ``q`` (holding spades) can still shed while it holds spades and is void in
+    the led suit. Each side suit ``x`` then yields ``min(r_x, min_q (len_q(x) - d_q))`` tricks.
+    Proof by a potential: ``won + masters + sum_x f_x`` never falls (``f_x`` the count above
+    for the current position):
+    - strict rule: a void enemy holding spades must trump, so ``d_q = 0``;
+    - ``win_only``: a void enemy holding spades may discard only under a spade above all of its
+      spades already in the trick. Before the target's first won trick that spade is another
+      enemy's (the target follows suit, else it trumps and wins), so it is one of the other
+      enemies' spades (at most ``c_q`` of them, all their spades), each played once; in the
+      trick the target wins it may be the target's master, once. Hence ``d_q = c_q + 1``
+      before that trick and ``d_q = c_q`` after; each discard or the end of that trick lowers
+      ``d_q`` as much as the length it costs. A top card of ``x`` the target loses to a trump
+      before then was ruffed by an enemy void in ``x`` holding spades, so ``f_x`` was already
+      0. Once on lead the target only plays cards counted as winners, every enemy holding
+      spades follows suit, nobody discards, and each trick adds 1 to ``won`` and takes at
+      most 1 from the rest.
+    The alternative count ``masters + sum_x min(r_x, min_q len_q(x)) - sum_q d_q`` (each
+    discard costs at most one trick) is proved the same way; the larger one is returned.
     """
     t_top = POP[tsp & ABOVE[HI[osp] + 1]]
     mk = 0
     if osp != 0:
         mk = 1 << (39 + HI[osp])
+    # d_q = 1 + c_q under win_only: c_q the other enemies' spades above q's lowest spade (any
+    # spade above all of q's spades is above that one); relies on the spades down to it
+    dsum = 0
+    if vr != 0:
+        low = 13
+        for q in range(4):
+            sq = hands[q, 3]
+            if q != target and sq != 0:
+                c = POP[(osp ^ sq) & ABOVE[LO[sq] + 1]]
+                dsum += 1 + c
+                if c < POP[osp ^ sq] and LO[sq] < low:
+                    low = LO[sq]
+        if low < 13:
+            mk |= 1 << (39 + low)
     total = t_top
+    glob = t_top - dsum
     for s in range(3):
         ts = hands[target, s]
         if ts == 0:
@@ -167,14 +273,25 @@ def _side_winners_off_lead(hands, target, tsp, osp, vr):
         r = POP[ts & ABOVE[HI[os] + 1]]
         if r == 0:
             continue
-        if osp != 0:
-            if vr != 0:
+        rg = r
+        for q in range(4):
+            if q == target or hands[q, 3] == 0:
                 continue
-            for q in range(4):
-                if q != target and hands[q, 3] != 0 and POP[hands[q, s]] < r:
-                    r = POP[hands[q, s]]
-        if r > 0:
-            total += r
-            if os != 0:
-                mk |= 1 << (13 * s + HI[os])
+            ln = POP[hands[q, s]]
+            if ln < rg:
+                rg = ln
+            d = 0
+            if vr != 0:
+                sq = hands[q, 3]
+                d = 1 + POP[(osp ^ sq) & ABOVE[LO[sq] + 1]]
+            if ln - d < r:
+                r = ln - d
+        if r < 0:
+            r = 0
+        total += r
+        glob += rg
+        if rg > 0 and os != 0:
+            mk |= 1 << (13 * s + HI[os])
+    if glob > total:
+        total = glob
     return total, mk
