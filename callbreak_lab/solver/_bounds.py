@@ -150,16 +150,16 @@ def _rounds(hands, target, s):
 def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
-    A: draw trumps with the masters (spades above every enemy spade), cash side suits round by
-    round (``_rounds``) while no enemy still holding spades can be void, then play the other
+    A: draw trumps round by round as long as each round is sure to win (``_rounds`` on spades:
+    at least the masters, the spades above every enemy spade), cash side suits round by round
+    while no enemy still holding spades can be void, then play the other
     spades: the ``j``-th of them is beaten only by an enemy spade above it left after the
     draw, one per trick (at most ``min(a, R)``: ``a`` enemy spades above it, ``R`` enemy spades
     left). B: cash the side suits first (no enemy holding spades void), then count the spades
     alone (``sp0``, the top-spades count, which holds whatever the order). While the target
     cashes, every enemy holding spades follows suit, so nobody ruffs and the lead stays.
     """
-    t_top = POP[tsp & ABOVE[HI[osp] + 1]]
-    mka = 1 << (39 + HI[osp]) if osp != 0 and t_top > 0 else 0
+    t_top, mka = _rounds(hands, target, 3)
     rest = 0
     for q in range(4):
         if q != target and POP[hands[q, 3]] > t_top:
