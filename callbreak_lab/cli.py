@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -334,6 +335,13 @@ def _add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--workers", type=int, default=None, help="solver worker processes")
+    p.add_argument(
+        "--http-workers",
+        type=int,
+        default=1,
+        help="HTTP server processes (default 1); each has its own solver workers. Two roughly "
+        "double /v1/evaluate's throughput on two cores (benchmarks/RESULTS.md)",
+    )
     p.add_argument("--solve-timeout", type=float, default=None, help="seconds per solver job")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.set_defaults(run=cmd_serve)
@@ -358,9 +366,22 @@ def cmd_serve(args: argparse.Namespace) -> Output:
         if not args.solve_timeout > 0:
             raise ValueError(f"--solve-timeout must be positive, got {args.solve_timeout}")
         changes["solve_timeout"] = args.solve_timeout
+    if args.http_workers < 1:
+        raise ValueError(f"--http-workers must be at least 1, got {args.http_workers}")
     settings = dataclasses.replace(Settings.from_env(), **changes)
-    app = create_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    if args.http_workers == 1:
+        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+    else:
+        # several processes import the app themselves: hand the settings over by environment
+        for name, value in changes.items():
+            os.environ[f"CALLBREAK_SERVICE_{name.upper()}"] = str(value)
+        uvicorn.run(
+            "callbreak_lab.service.app:app",
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            workers=args.http_workers,
+        )
     return Output("server stopped", {"host": args.host, "port": args.port})
 
 

@@ -310,3 +310,48 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
     with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()
+
+
+def test_serve_command_with_two_http_workers_answers_over_tcp() -> None:
+    """`callbreak-lab serve --http-workers 2` really serves: every process gets the solver
+    settings given on the command line (handed over by environment) and answers on 127.0.0.1."""
+    import json
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
+    cmd += ["--http-workers", "2", "--workers", "1", "--solve-timeout", "7", "--log-level", "warning"]
+    server = subprocess.Popen(cmd)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
+                    health = json.load(r)
+                break
+            except OSError:
+                assert server.poll() is None, "the server exited"
+                assert time.monotonic() < deadline, "the server did not come up"
+                time.sleep(0.3)
+        assert health["status"] == "ok" and health["workers"]["size"] == 1
+        body = json.dumps({"hand": HAND, "seat": 2, "rules": "online"}).encode()
+        req = urllib.request.Request(
+            f"{base}/v1/evaluate", data=body, headers={"Content-Type": "application/json"}
+        )
+        for _ in range(4):  # connections spread over both processes
+            with urllib.request.urlopen(req, timeout=10) as r:
+                answer = json.load(r)
+            assert answer["seat"] == 2 and 1 <= answer["call"] <= 13
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

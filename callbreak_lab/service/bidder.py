@@ -85,6 +85,13 @@ class Bidder:
             self._models[profile] = loaded
             return loaded, profile
 
+    def preload(self) -> None:
+        """Load every profile's shipped model now (at start-up) rather than on its first request."""
+        from callbreak_lab.data import PROFILES, profile_rules
+
+        for profile in PROFILES:
+            self._model(profile_rules(profile))
+
     def source(self, rules: Ruleset) -> str:
         """What ``forecast`` would use for ``rules`` (loads the model if needed)."""
         found = self._model(rules)
