@@ -225,9 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             path, make = plans[name]
             bodies = make()
             asyncio.run(drive(base, path, bodies[:50], args.concurrency, 2.0))  # warm-up
-            res = asyncio.run(
-                drive(base, path, bodies, args.concurrency, args.duration, args.rate)
-            )
+            res = asyncio.run(drive(base, path, bodies, args.concurrency, args.duration, args.rate))
             results.append(res)
             print(
                 f"{path:14s} {res['requests']:7d} req  {res['rps']:8.1f} req/s  "

@@ -325,7 +325,8 @@ def test_serve_command_with_two_http_workers_answers_over_tcp() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
-    cmd += ["--http-workers", "2", "--workers", "1", "--solve-timeout", "7", "--log-level", "warning"]
+    cmd += ["--http-workers", "2", "--workers", "1", "--solve-timeout", "7"]
+    cmd += ["--log-level", "warning"]
     server = subprocess.Popen(cmd)
     base = f"http://127.0.0.1:{port}"
     try:
