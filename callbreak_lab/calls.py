@@ -124,6 +124,32 @@ def made_matrix(rules: ScoringRules) -> np.ndarray:
     return (score_matrix(rules) > 0).astype(np.float64)
 
 
+_DECISION: dict[object, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _decision_tables(rules: ScoringRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(legal calls, score matrix transposed, made matrix transposed)`` for ``rules``, cached
+    per hashable ruleset: one interactive call decision should not rebuild them."""
+    try:
+        cached = _DECISION.get(rules)
+    except TypeError:
+        cached = None
+    if cached is None:
+        scores = score_matrix(rules)
+        made = (scores > 0).astype(np.float64)
+        made.setflags(write=False)
+        calls = legal_calls(rules)
+        calls.setflags(write=False)
+        cached = (calls, scores.T, made.T)
+        try:
+            if len(_DECISION) > 256:
+                _DECISION.clear()
+            _DECISION[rules] = cached
+        except TypeError:
+            pass
+    return cached
+
+
 # ---------------------------------------------------------------------------------------------
 # Distributions
 # ---------------------------------------------------------------------------------------------
@@ -256,9 +282,14 @@ def best_calls(dists: npt.ArrayLike, rules: ScoringRules) -> CallAdviceBatch:
     arr = _validate(dists)
     if arr.ndim != 2:
         raise DistributionError(f"best_calls needs an (n, 14) array, got shape {arr.shape}")
-    calls = legal_calls(rules)
-    expected = arr @ score_matrix(rules).T
-    made = np.clip(arr @ made_matrix(rules).T, 0.0, 1.0)
+    return _best_calls(arr, rules)
+
+
+def _best_calls(arr: np.ndarray, rules: ScoringRules) -> CallAdviceBatch:
+    """:func:`best_calls` on an already validated ``(n, 14)`` float64 array."""
+    calls, scores_t, made_t = _decision_tables(rules)
+    expected = arr @ scores_t
+    made = np.clip(arr @ made_t, 0.0, 1.0)
     choice = calls[_argbest(expected)] if arr.shape[0] else np.zeros(0, dtype=np.int64)
     return CallAdviceBatch(call=choice, calls=calls, expected=expected, make_prob=made, dist=arr)
 
@@ -271,4 +302,4 @@ def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
             f"best_call needs one distribution of shape (14,), got {arr.shape}; "
             "use best_calls for many"
         )
-    return best_calls(arr[None, :], rules)[0]
+    return _best_calls(arr[None, :], rules)[0]

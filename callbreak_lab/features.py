@@ -218,6 +218,49 @@ FEATURE_NAMES: tuple[str, ...] = (
 N_FEATURES = len(FEATURE_NAMES)
 _COL = {name: i for i, name in enumerate(FEATURE_NAMES)}
 
+#: two helper columns after the features: side-suit shortness (3 / 2 / 1 for a void /
+#: singleton / doubleton) and spades outside the top run; ``ruff_potential`` is their minimum
+_SHORTNESS = N_FEATURES
+_LOOSE_SPADES = N_FEATURES + 1
+
+
+def _suit_rows() -> np.ndarray:
+    """``R[s, p]``: what suit ``s`` holding pattern ``p`` adds to each column (float64, with the
+    two helper columns); a hand's features are ``R[0, p0] + R[1, p1] + R[2, p2] + R[3, p3]``
+    except ``longest_side``, ``ruff_potential`` and the seat, which are not sums over suits."""
+    rows = np.zeros((4, 1 << 13, N_FEATURES + 2), dtype=np.float64)
+    bits = _BITS
+    for s, letter in enumerate(SUIT_LETTERS):
+        r = rows[s]
+        r[:, _COL[f"len_{letter}"]] = LEN_TABLE
+        for name, rank in _HONOURS:
+            r[:, _COL[f"{name}_{letter}"]] = bits[:, rank]
+        r[:, _COL[f"run_{letter}"]] = RUN_TABLE
+        r[:, _COL["guarded_kings"]] = GUARDED_KING_TABLE
+        r[:, _COL["hcp"]] = HCP_TABLE
+        if s == SPADES:
+            r[:, _COL["spades_ge_q"]] = GE_TABLE[:, QUEEN]
+            r[:, _COL["spades_ge_t"]] = GE_TABLE[:, 8]
+            r[:, _COL["spades_ge_8"]] = GE_TABLE[:, 6]
+            r[:, _COL["spade_extra"]] = np.maximum(LEN_TABLE - 3, 0)
+            r[:, _COL["spade_length_winners"]] = LENGTH_WINNERS[LEN_TABLE]
+            r[:, _COL["hcp_spades"]] = HCP_TABLE
+            r[:, _COL["sure_high_winners"]] = RUN_TABLE
+            r[:, _LOOSE_SPADES] = LEN_TABLE - RUN_TABLE
+        else:
+            r[:, _COL["side_voids"]] = LEN_TABLE == 0
+            r[:, _COL["side_singletons"]] = LEN_TABLE == 1
+            r[:, _COL["side_doubletons"]] = LEN_TABLE == 2
+            r[:, _COL["side_aces"]] = bits[:, ACE]
+            r[:, _COL["side_sure_winners"]] = SIDE_SURE_TABLE
+            r[:, _COL["sure_high_winners"]] = SIDE_RUN_WINNERS_TABLE
+            r[:, _SHORTNESS] = np.maximum(3 - LEN_TABLE, 0)
+    rows.setflags(write=False)
+    return rows
+
+
+_SUIT_ROWS: np.ndarray = _suit_rows()
+
 # ---------------------------------------------------------------------------------------------
 # Vectorised core
 # ---------------------------------------------------------------------------------------------
@@ -292,44 +335,20 @@ def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> n
     """
     arr, seat_arr, pats = _checked(masks, seats)  # pats: (n, 4) suit patterns
     n = arr.shape[0]
-    out = np.zeros((n, N_FEATURES), dtype=np.float32)
-    lens = LEN_TABLE[pats]
-    runs = RUN_TABLE[pats]
-    side = list(SIDE_SUITS)
-    side_lens = lens[:, side]
-    sp = pats[:, SPADES]
-
-    out[:, _COL["len_c"] : _COL["len_c"] + 4] = lens
-    for s, letter in enumerate(SUIT_LETTERS):
-        for name, rank in _HONOURS:
-            out[:, _COL[f"{name}_{letter}"]] = (pats[:, s] >> rank) & 1
-    out[:, _COL["run_c"] : _COL["run_c"] + 4] = runs
-
-    out[:, _COL["spades_ge_q"]] = GE_TABLE[sp, QUEEN]
-    out[:, _COL["spades_ge_t"]] = GE_TABLE[sp, 8]
-    out[:, _COL["spades_ge_8"]] = GE_TABLE[sp, 6]
-    out[:, _COL["spade_extra"]] = np.maximum(lens[:, SPADES] - 3, 0)
-    out[:, _COL["spade_length_winners"]] = LENGTH_WINNERS[lens[:, SPADES]]
-    out[:, _COL["hcp_spades"]] = HCP_TABLE[sp]
-
-    out[:, _COL["side_voids"]] = (side_lens == 0).sum(axis=1)
-    out[:, _COL["side_singletons"]] = (side_lens == 1).sum(axis=1)
-    out[:, _COL["side_doubletons"]] = (side_lens == 2).sum(axis=1)
-    out[:, _COL["longest_side"]] = side_lens.max(axis=1)
-    shortness = np.maximum(3 - side_lens, 0).sum(axis=1)
-    out[:, _COL["ruff_potential"]] = np.minimum(shortness, lens[:, SPADES] - runs[:, SPADES])
-
-    side_pats = pats[:, side]
-    out[:, _COL["side_aces"]] = ((side_pats >> ACE) & 1).sum(axis=1)
-    out[:, _COL["side_sure_winners"]] = SIDE_SURE_TABLE[side_pats].sum(axis=1)
-    out[:, _COL["guarded_kings"]] = GUARDED_KING_TABLE[pats].sum(axis=1)
-    out[:, _COL["sure_high_winners"]] = runs[:, SPADES] + SIDE_RUN_WINNERS_TABLE[side_pats].sum(
-        axis=1
+    # every column but three is a sum over the suits of a per-suit table row (added in suit
+    # order clubs .. spades, so the float sums are the same as adding the columns one by one)
+    acc = (
+        _SUIT_ROWS[0, pats[:, 0]]
+        + _SUIT_ROWS[1, pats[:, 1]]
+        + _SUIT_ROWS[2, pats[:, 2]]
+        + _SUIT_ROWS[3, pats[:, 3]]
     )
-    out[:, _COL["hcp"]] = HCP_TABLE[pats].sum(axis=1)
+    side_lens = LEN_TABLE[pats[:, :3]]
+    acc[:, _COL["longest_side"]] = side_lens.max(axis=1)
+    acc[:, _COL["ruff_potential"]] = np.minimum(acc[:, _SHORTNESS], acc[:, _LOOSE_SPADES])
     if n:
-        out[np.arange(n), _COL["seat_0"] + seat_arr] = 1.0
-    return out
+        acc[np.arange(n), _COL["seat_0"] + seat_arr] = 1.0
+    return acc[:, :N_FEATURES].astype(np.float32)
 
 
 def mask_of(hand: HasMask | int | np.integer) -> int:

@@ -124,6 +124,73 @@ def test_monte_carlo_cap(client: TestClient) -> None:
         assert _error(resp, "monte_carlo") == "at most 10 samples, got 11"
 
 
+LEAN_BODIES = [
+    {"hand": HAND, "seat": 0},
+    {"hand": "♠AKQ2 ♥T98 ♦765 ♣432", "seat": 2, "rules": "online"},
+    {"hand": HAND, "seat": 3, "rules": "pagat+must_beat"},
+    {"hand": HAND, "seat": 1, "rules": {"scoring": "exact_or_one_bonus", "min_call": 2}},
+    {"hand": HAND, "seat": "1", "rules": "home"},
+    {"hand": HAND, "seat": 1.0},
+    {"hand": HAND, "seat": True},
+    {"hand": HAND, "seat": 0, "monte_carlo": 0},
+    {"hand": "AKQ2.T98.765.43", "seat": 0},
+    {"hand": HAND, "seat": 4},
+    {"hand": HAND, "seat": 0, "rules": "nope"},
+    {"hand": HAND, "seat": 0, "extra": 1},
+    [HAND, 0],
+    None,
+]
+
+
+@pytest.fixture(scope="module")
+def routed() -> Iterator[TestClient]:
+    """A service answering every evaluate request through FastAPI's router."""
+    with TestClient(create_app(Settings(workers=1, lean_evaluate=False))) as c:
+        yield c
+
+
+@pytest.mark.parametrize("body", LEAN_BODIES)
+def test_lean_evaluate_answers_exactly_like_the_route(
+    client: TestClient, routed: TestClient, body: object
+) -> None:
+    lean, full = client.post("/v1/evaluate", json=body), routed.post("/v1/evaluate", json=body)
+    assert (lean.status_code, lean.json()) == (full.status_code, full.json())
+    assert lean.headers["content-type"] == full.headers["content-type"]
+
+
+@pytest.mark.parametrize(
+    ("content", "ctype"),
+    [
+        (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "text/plain"),
+        (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "application/json; charset=utf-8"),
+        (b"{not json", "application/json"),
+        (b'{"hand": "\xff", "seat": 0}', "application/json"),
+    ],
+)
+def test_lean_evaluate_same_answer_for_odd_bodies(
+    client: TestClient, routed: TestClient, content: bytes, ctype: str
+) -> None:
+    headers = {"content-type": ctype}
+    lean = client.post("/v1/evaluate", content=content, headers=headers)
+    full = routed.post("/v1/evaluate", content=content, headers=headers)
+    assert (lean.status_code, lean.json()) == (full.status_code, full.json())
+
+
+def test_lean_evaluate_takes_only_plain_valid_requests(client: TestClient) -> None:
+    from callbreak_lab.service.fastpath import lean_evaluate
+
+    svc = client.app.state.service  # type: ignore[attr-defined]
+    answer = lean_evaluate(svc, b'{"hand": "AKQ2.T98.765.432", "seat": 0, "rules": "strict"}')
+    assert answer is not None and b'"rules":"strict"' in answer
+    for body in (
+        b'{"hand": "AKQ2", "seat": 0}',
+        b'{"hand": "AKQ2.T98.765.432", "seat": 0, "monte_carlo": 5}',
+        b"[]",
+        b"\xff",
+    ):
+        assert lean_evaluate(svc, body) is None
+
+
 # --- validation -------------------------------------------------------------------------------
 
 BAD = [
@@ -307,6 +374,13 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_SOLVE_TIMEOUT", "2.5")
     s = Settings.from_env()
     assert s.workers == 3 and s.solve_timeout == 2.5
+    assert s.lean_evaluate is True
+    monkeypatch.setenv("CALLBREAK_SERVICE_LEAN_EVALUATE", "false")
+    assert Settings.from_env().lean_evaluate is False
+    monkeypatch.setenv("CALLBREAK_SERVICE_LEAN_EVALUATE", "maybe")
+    with pytest.raises(ValueError, match="CALLBREAK_SERVICE_LEAN_EVALUATE"):
+        Settings.from_env()
+    monkeypatch.delenv("CALLBREAK_SERVICE_LEAN_EVALUATE")
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
     with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()

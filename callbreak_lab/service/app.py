@@ -25,6 +25,7 @@ from callbreak_lab import __version__
 from callbreak_lab.service import bot as botlib
 from callbreak_lab.service import botapi, v1
 from callbreak_lab.service.common import FieldError, Service, unprocessable
+from callbreak_lab.service.fastpath import EvaluateFastPath
 from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
 from callbreak_lab.service.pool import JobError, JobTimeout
 
@@ -58,6 +59,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     application.state.service = svc
+    # the lean evaluate path sits inside the body cap (middleware added later wraps it)
+    application.add_middleware(EvaluateFastPath, service=svc)
     application.add_middleware(BodyLimitMiddleware, limit=cfg.max_body_bytes)
 
     @application.exception_handler(FieldError)

@@ -52,6 +52,9 @@ class Settings:
     warmup_timeout: float = 120.0
     #: seed of the bot's layout sampling (decisions are reproducible for a given request)
     seed: int = 20240607
+    #: answer plain ``/v1/evaluate`` requests on the lean path (``fastpath.py``) instead of
+    #: through FastAPI's router; the answers are the same, only cheaper
+    lean_evaluate: bool = True
 
     @classmethod
     def from_env(cls, prefix: str = "CALLBREAK_SERVICE_") -> Settings:
@@ -64,12 +67,21 @@ class Settings:
                 continue
             kind = type(getattr(cls(), f.name))
             try:
-                changes[f.name] = kind(raw)
+                changes[f.name] = _parse_bool(raw) if kind is bool else kind(raw)
             except ValueError:
                 raise ValueError(
                     f"{prefix}{f.name.upper()}={raw!r} is not a {kind.__name__}"
                 ) from None
         return cls(**changes)
+
+
+def _parse_bool(raw: str) -> bool:
+    text = raw.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(raw)
 
 
 def _reject(size_text: str, limit: int) -> tuple[int, bytes]:
