@@ -126,15 +126,17 @@ def _forced_text(legal: Legal, restriction: str | None, hand_size: int) -> str |
 
 
 def _solver_values(
-    position: Position, seat: int, rules: Ruleset, known: int | None = None
+    position: Position, seat: int, rules: Ruleset, known: int | None = None, exact: bool = False
 ) -> dict[Card, int]:
     """``card_values`` from the solver, converted to deal totals for ``seat``. ``known``: a deal
-    total the seat is already known to reach from here (its value earlier on the line)."""
+    total the seat is already known to reach from here (its value earlier on the line);
+    ``exact``: ``known`` is the position's value itself (along a double-dummy line)."""
     from callbreak_lab import solver
 
     base = position.tricks_won[seat]
     lo = 0 if known is None else max(0, known - base)
-    raw = solver.card_values(position, seat, rules, at_least=lo)
+    hi = lo if exact and known is not None else None
+    raw = solver.card_values(position, seat, rules, at_least=lo, at_most=hi)
     return {Card.parse(c): base + int(v) for c, v in raw.items()}
 
 
@@ -369,7 +371,9 @@ def _dd_steps(
         if len(legal.legal) == 1 and known is not None:
             values = {legal.legal.lowest(): known}
         else:
-            values = _last_trick_values(pos, seat) or _solver_values(pos, seat, rules, known)
+            values = _last_trick_values(pos, seat) or _solver_values(
+                pos, seat, rules, known, exact=True
+            )
         card, best = _choose(values, pos.to_move == seat)
         known = best
         steps.append(_make_step(pos, first + len(steps), card, seat, values, best, legal))

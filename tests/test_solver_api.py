@@ -144,8 +144,15 @@ def test_card_values_against_child_solves(seed: int, preset: str) -> None:
         # a true lower bound on the position's value changes nothing; a non-int is refused
         assert solver.card_values(p, seat, at_least=best) == values
         assert solver.card_values(p, seat, at_least=0) == values
+        # nor does the exact value given as both bounds (the double-dummy line's case)
+        assert solver.card_values(p, seat, at_least=best, at_most=best) == values
+        assert solver.card_values(p, seat, at_most=best) == values
     with pytest.raises(solver.SolverError, match="at_least"):
         solver.card_values(p, 0, at_least="2")  # type: ignore[arg-type]
+    with pytest.raises(solver.SolverError, match="at_most"):
+        solver.card_values(p, 0, at_most=2.0)  # type: ignore[arg-type]
+    with pytest.raises(solver.SolverError, match="below at_least"):
+        solver.card_values(p, 0, at_least=3, at_most=2)
 
 
 # --- full deals with known answers ----------------------------------------------------------------

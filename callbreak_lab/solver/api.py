@@ -247,13 +247,18 @@ def _child_value(root: Root, card: int, seat: int, eng: Engine, v: int | None) -
     return bonus + value_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
 
 
-def values_of(root: Root, seat: int, eng: Engine | None = None, lo: int = 0) -> dict[int, int]:
-    """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo``: a lower
-    bound on the root's value already known to hold (saves proving it again)."""
+def values_of(
+    root: Root, seat: int, eng: Engine | None = None, lo: int = 0, hi: int | None = None
+) -> dict[int, int]:
+    """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo`` / ``hi``:
+    bounds on the root's value already known to hold (save proving them again; ``lo == hi``
+    when the value is known, e.g. along a double-dummy line, where it never changes)."""
     eng = eng or engine()
     if root.left == 0:
         return {}
-    v = value_of(root, seat, eng, lo=min(max(lo, 0), root.left))
+    lo = min(max(lo, 0), root.left)
+    hi = root.left if hi is None else min(max(hi, lo), root.left)
+    v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
     legal = legal_mask(root)
     out: dict[int, int] = {}
     memo: dict[int, int] = {}
@@ -271,17 +276,25 @@ def card_values(
     seat: int,
     rules: Ruleset | str | None = None,
     at_least: int = 0,
+    at_most: int | None = None,
 ) -> dict[Card, int]:
     """For every legal card of the player to move: the value for ``seat`` (remaining tricks,
     trick in progress included) after that card. Equivalent cards get the same value.
 
-    ``at_least``: a value the position is already known to reach for ``seat`` (for example the
-    seat's value at an earlier point of the same line); a wrong one gives wrong answers."""
+    ``at_least`` / ``at_most``: bounds the position's value is already known to respect for
+    ``seat`` (for example its value at an earlier point of the same double-dummy line, where
+    both hold); wrong ones give wrong answers."""
     seat = _check_seat(seat)
     root = make_root(position, rules)
-    if isinstance(at_least, bool) or not isinstance(at_least, int | np.integer):
-        raise SolverError(f"at_least must be an int, got {at_least!r}")
-    return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least)).items()}
+    for name, bound in (("at_least", at_least), ("at_most", at_most)):
+        if bound is None and name == "at_most":
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
+            raise SolverError(f"{name} must be an int, got {bound!r}")
+    if at_most is not None and int(at_most) < int(at_least):
+        raise SolverError(f"at_most ({at_most}) is below at_least ({at_least})")
+    hi = None if at_most is None else int(at_most)
+    return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least), hi=hi).items()}
 
 
 def _order_key(c: int) -> int:
