@@ -163,6 +163,9 @@ def test_lean_evaluate_answers_exactly_like_the_route(
     [
         (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "text/plain"),
         (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "application/json; charset=utf-8"),
+        (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "Application/JSON;charset=UTF-8"),
+        (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "application/vnd.api+json"),
+        ('{"hand": "AKQ2.T98.765.432", "seat": 0}'.encode("utf-16"), "application/json"),
         (b"{not json", "application/json"),
         (b'{"hand": "\xff", "seat": 0}', "application/json"),
     ],

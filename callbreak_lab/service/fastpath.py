@@ -23,13 +23,14 @@ from callbreak_lab.service.limits import ASGIApp, Message, Receive, Scope, Send
 __all__ = ["PATH", "EvaluateFastPath", "lean_evaluate"]
 
 PATH = "/v1/evaluate"
-_JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 
 def _is_json(scope: Scope) -> bool:
+    """True for a ``content-type`` of ``application/json`` (any parameters): other JSON-ish
+    types are left to the route, which knows them all."""
     for key, value in scope.get("headers", ()):
         if key == b"content-type":
-            return value.lower() in _JSON_TYPES
+            return value.split(b";", 1)[0].strip().lower() == b"application/json"
     return False
 
 
