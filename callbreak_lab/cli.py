@@ -344,6 +344,12 @@ def _add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
     )
     p.add_argument("--solve-timeout", type=float, default=None, help="seconds per solver job")
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument(
+        "--no-access-log",
+        dest="access_log",
+        action="store_false",
+        help="no log line per request (saves CPU under heavy load; errors are still logged)",
+    )
     p.set_defaults(run=cmd_serve)
 
 
@@ -370,7 +376,13 @@ def cmd_serve(args: argparse.Namespace) -> Output:
         raise ValueError(f"--http-workers must be at least 1, got {args.http_workers}")
     settings = dataclasses.replace(Settings.from_env(), **changes)
     if args.http_workers == 1:
-        uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level=args.log_level)
+        uvicorn.run(
+            create_app(settings),
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            access_log=args.access_log,
+        )
     else:
         # several processes import the app themselves: hand the settings over by environment
         for name, value in changes.items():
@@ -380,6 +392,7 @@ def cmd_serve(args: argparse.Namespace) -> Output:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
+            access_log=args.access_log,
             workers=args.http_workers,
         )
     return Output("server stopped", {"host": args.host, "port": args.port})

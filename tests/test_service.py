@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -389,7 +390,7 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
         Settings.from_env()
 
 
-def test_serve_command_with_two_http_workers_answers_over_tcp() -> None:
+def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) -> None:
     """`callbreak-lab serve --http-workers 2` really serves: every process gets the solver
     settings given on the command line (handed over by environment) and answers on 127.0.0.1."""
     import json
@@ -403,8 +404,10 @@ def test_serve_command_with_two_http_workers_answers_over_tcp() -> None:
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
     cmd += ["--http-workers", "2", "--workers", "1", "--solve-timeout", "7"]
-    cmd += ["--log-level", "warning"]
-    server = subprocess.Popen(cmd)
+    cmd += ["--no-access-log"]  # info level, but no line per request
+    log_path = tmp_path / "server.log"
+    with open(log_path, "wb") as log:  # the server process keeps its own copy of the handle
+        server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -433,3 +436,6 @@ def test_serve_command_with_two_http_workers_answers_over_tcp() -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+    text = log_path.read_text(errors="replace")
+    assert "Uvicorn running" in text or "Started server process" in text, text
+    assert "/v1/evaluate" not in text and "/healthz" not in text, text
