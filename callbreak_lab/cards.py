@@ -258,6 +258,8 @@ class Hand:
         if isinstance(text, Card):
             return cls(1 << text)
         if not isinstance(text, str):
+            if not isinstance(text, Iterable):
+                raise HandError(f"cannot read a hand from {text!r} (give text or a list of cards)")
             try:
                 return cls.from_cards(text)
             except NotationError as e:
@@ -444,7 +446,13 @@ HandLike: TypeAlias = Hand | Card | str | Iterable[CardLike]
 
 
 def _as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not (seed is None or isinstance(seed, int | np.integer)):
+        raise DealError(f"seed must be a whole number >= 0 (or None), got {seed!r}")
+    if seed is not None and seed < 0:
+        raise DealError(f"seed must be a whole number >= 0 (or None), got {seed!r}")
+    return np.random.default_rng(seed)
 
 
 def _mask_of(cards: Iterable[int]) -> int:
@@ -462,7 +470,7 @@ class Deal:
     hands: tuple[Hand, Hand, Hand, Hand]
 
     def __init__(self, hands: Sequence[HandLike]) -> None:
-        if isinstance(hands, str | Hand) or len(hands) != 4:
+        if isinstance(hands, str | Hand) or not hasattr(hands, "__len__") or len(hands) != 4:
             raise DealError("a deal is four hands in seat order 0..3")
         hs = tuple(Hand.parse(h) for h in hands)
         problems: list[str] = []
@@ -500,6 +508,8 @@ class Deal:
         if isinstance(text, Deal):
             return text
         if not isinstance(text, str):
+            if not isinstance(text, Iterable):
+                raise DealError(f"cannot read a deal from {text!r} (give text or four hands)")
             return cls(list(text))
         t = text.strip()
         if re.search(r"/(?!\d)", t):

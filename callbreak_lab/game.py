@@ -121,6 +121,8 @@ class Position:
 
     def hand(self, seat: int) -> Hand:
         """The cards ``seat`` still holds."""
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
         return Hand(self._hands[seat])
 
     def hand_masks(self) -> list[int]:

@@ -590,7 +590,7 @@ def recommend_call(
         raise ModelError(str(exc)) from None
     if len(parsed) != 13:
         raise ModelError(f"a hand has 13 cards, got {len(parsed)} in {str(parsed)!r}")
-    if not isinstance(seat, int | np.integer) or not 0 <= int(seat) <= 3:
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
         raise ModelError(f"seat must be 0..3, got {seat!r}")
     bid_model = model if model is not None else load_model(ruleset)
     masks = np.array([mask_of(parsed)], dtype=np.uint64)

@@ -18,7 +18,7 @@ from typing import TypeAlias
 import numpy as np
 
 from callbreak_lab import calls as _calls
-from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError
+from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError, _as_rng
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
@@ -258,7 +258,10 @@ def deal_around(
         raise SimulationError(f"n must be a non-negative int, got {n!r}")
     fixed, _ = _fixed_masks(hand, seat, known)
     plan = _plan(fixed, _void_table(voids))
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    try:
+        rng = _as_rng(seed)
+    except NotationError as e:
+        raise SimulationError(str(e)) from None
     n = int(n)
     masks = np.tile(np.array(fixed, dtype=np.uint64), (n, 1))
     need = np.tile(np.array([13 - m.bit_count() for m in fixed], dtype=np.int64), (n, 1))

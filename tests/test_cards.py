@@ -373,3 +373,22 @@ def test_bhoos_hands_parse() -> None:
         assert hand.isdisjoint(played)
         n += 1
     assert n > 10
+
+
+@pytest.mark.parametrize("value", [None, 123, 1.5])
+def test_hand_and_deal_parse_reject_non_text_with_a_notation_error(value: object) -> None:
+    with pytest.raises(HandError, match="cannot read a hand from"):
+        Hand.parse(value)  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="cannot read a deal from"):
+        Deal.parse(value)  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="four hands"):
+        Deal(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [-1, "a", 1.5, True])
+def test_random_deal_rejects_bad_seeds_naming_the_seed(seed: object) -> None:
+    with pytest.raises(DealError, match=r"seed must be a whole number >= 0"):
+        Deal.random(seed)  # type: ignore[arg-type]
+    with pytest.raises(DealError, match=r"seed must be a whole number >= 0"):
+        Deal.random_with({0: "AS"}, seed=seed)  # type: ignore[arg-type]
+    assert Deal.random(np.int64(3)) == Deal.random(3) and Deal.random(10**30) is not None

@@ -415,3 +415,11 @@ def test_match_pending_calls_and_players() -> None:
         Match("modern", players=3)
     with pytest.raises(MatchError, match="exactly 4 players, got 2"):
         Match("modern", players=["a", "b"])
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, "1", 1.5])
+def test_position_hand_rejects_a_bad_seat(seat: object) -> None:
+    p = Position(FIXED, "modern")
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+        p.hand(seat)  # type: ignore[arg-type]
+    assert p.hand(np.int64(3)) == FIXED[3]

@@ -293,6 +293,10 @@ def test_recommend_call_bad_input(model: BidModel) -> None:
         recommend_call("AKQ2.T98.765", 0, "modern", model=model)  # 10 cards
     with pytest.raises(ModelError, match="seat"):
         recommend_call("AKQ2.T98.765.432", 4, "modern", model=model)
+    with pytest.raises(ModelError, match="seat"):  # a bool is not a seat (the solver agrees)
+        recommend_call("AKQ2.T98.765.432", True, "modern", model=model)  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="cannot read a hand"):
+        recommend_call(None, 0, "modern", model=model)  # type: ignore[arg-type]
     with pytest.raises(ModelError, match="unknown ruleset"):
         recommend_call("AKQ2.T98.765.432", 0, "bridge", model=model)
     assert profile_of("pagat") == "home_pagat" and profile_of(PRESETS["strict"]) == "strict"

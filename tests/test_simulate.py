@@ -154,6 +154,9 @@ def test_bad_inputs_raise_clear_errors() -> None:
         deal_around(HAND, 0, 5, known={1: Hand.from_cards([own_card])})
     with pytest.raises(SimulationError, match="void suit"):
         deal_around(HAND, 0, 5, voids={1: ["X"]})
+    for seed in (-1, "a"):
+        with pytest.raises(SimulationError, match="seed must be a whole number >= 0"):
+            deal_around(HAND, 0, 5, seed=seed)  # type: ignore[arg-type]
     assert issubclass(SimulationError, ValueError)
 
 
