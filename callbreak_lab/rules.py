@@ -133,7 +133,16 @@ class Ruleset:
             raise RulesError(f"unknown ruleset {base!r} (presets: {', '.join(PRESETS)})")
         rules = PRESETS[base]
         if tags:
-            rules = rules.replace(**dict(_parse_tag(t) for t in tags))
+            changes: dict[str, object] = {}
+            for tag in tags:
+                key, value = _parse_tag(tag)
+                if key in changes and changes[key] != value:
+                    raise RulesError(
+                        f"variations {_tag(key, changes[key])!r} and {tag!r} of {name!r} "
+                        f"both set {key}: keep one"
+                    )
+                changes[key] = value
+            rules = rules.replace(**changes)
         return rules
 
     def replace(self, **changes: Any) -> Ruleset:

@@ -112,6 +112,16 @@ def test_preset_errors() -> None:
         Ruleset.preset("pagat+overtake")
     with pytest.raises(RulesError, match="min_call needs an int, got 'two'"):
         Ruleset.preset("modern+min_call=two")
+    # two variations setting one switch differently: an error, not the last one silently
+    for name, key in [
+        ("modern+exact_or_one+flat", "scoring"),
+        ("pagat+must_beat+no_must_beat", "must_beat"),
+        ("modern+strict+win_only", "void_rule"),
+        ("home+min_call=1+min_call=3", "min_call"),
+    ]:
+        with pytest.raises(RulesError, match=f"both set {key}: keep one"):
+            Ruleset.preset(name)
+    assert Ruleset.preset("pagat+flat+flat") == Ruleset.preset("pagat+flat")  # same value: fine
 
 
 def test_variations_seeds_name() -> None:
