@@ -76,14 +76,21 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
             vals = [int(p) for p in parts]
         except ValueError:
             raise LineError(f"calls must be four whole numbers, got {calls!r}") from None
-    else:
+    elif isinstance(calls, Iterable):
         vals = list(calls)
+    else:
+        raise LineError(f"calls must be four whole numbers, got {calls!r}")
     if len(vals) != 4:
         raise LineError(f"calls need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
-        if isinstance(v, bool) or not isinstance(v, int) or not rules.min_call <= v <= 13:
+        if (
+            isinstance(v, bool)
+            or not isinstance(v, int)
+            or not rules.min_call <= v <= rules.max_call
+        ):
             raise LineError(
-                f"seat {seat} called {v!r}: {rules.name} calls are {rules.min_call}..13"
+                f"seat {seat} called {v!r}: {rules.name} calls are "
+                f"{rules.min_call}..{rules.max_call}"
             )
     return tuple(vals)
 
@@ -532,6 +539,8 @@ class Review:
 
 
 def _read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
+    if not isinstance(plays, str | Iterable):
+        raise LineError(f"the plays are a play record or a list of cards, got {plays!r}")
     try:
         if isinstance(plays, str):
             return parse_record(plays)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, random_player
-from callbreak_lab.lines import LAST_CARD, LineError, play_line, playout_line
+from callbreak_lab.lines import LAST_CARD, LineError, analyse_play, play_line, playout_line
 from tests.reference import minimax as ref
 
 
@@ -295,6 +295,13 @@ def test_errors() -> None:
         play_line(pos, 1, calls=[1, 3, 3, 3])
     with pytest.raises(LineError, match="need a Position"):
         play_line("AKQ", 1)  # type: ignore[arg-type]
+    with pytest.raises(LineError, match="whole numbers, got 5"):
+        play_line(pos, 1, calls=5)  # type: ignore[arg-type]
+    # the ruleset's own highest call, not always 13
+    with pytest.raises(LineError, match=r"called 9: home\+max_call=8 calls are 2\.\.8"):
+        play_line(pos, 1, "home+max_call=8", calls=[9, 3, 3, 3])
+    with pytest.raises(LineError, match="a play record or a list of cards, got None"):
+        analyse_play(pos.deal, None, "home")  # type: ignore[arg-type]
 
 
 def test_branch_rejects_illegal_card() -> None:
