@@ -155,6 +155,15 @@ def test_card_values_against_child_solves(seed: int, preset: str) -> None:
         solver.card_values(p, 0, at_least=3, at_most=2)
 
 
+def test_card_values_rejects_a_lower_bound_above_the_tricks_left() -> None:
+    p = late_position(4, "modern", 12)  # 3 tricks left: no value can exceed 3
+    assert p.trick == () and len(p.hand(p.to_move)) == 3
+    with pytest.raises(solver.SolverError, match="at_least \\(4\\) is above the 3 tricks left"):
+        solver.card_values(p, 0, at_least=4)
+    with pytest.raises(solver.SolverError, match="above the 3 tricks left"):
+        solver.card_values(p, 0, at_least=99, at_most=99)
+
+
 # --- full deals with known answers ----------------------------------------------------------------
 @NEEDS_KNOWN
 def test_known_deals_file_is_there() -> None:

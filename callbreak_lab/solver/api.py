@@ -293,6 +293,8 @@ def card_values(
             raise SolverError(f"{name} must be an int, got {bound!r}")
     if at_most is not None and int(at_most) < int(at_least):
         raise SolverError(f"at_most ({at_most}) is below at_least ({at_least})")
+    if int(at_least) > root.left:  # no value can reach it: a wrong bound, not a clamp
+        raise SolverError(f"at_least ({at_least}) is above the {root.left} tricks left")
     hi = None if at_most is None else int(at_most)
     return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least), hi=hi).items()}
 
