@@ -51,6 +51,8 @@ def rules_of(args: argparse.Namespace) -> Ruleset:
 
 
 def _ints(text: str, what: str) -> list[int]:
+    if re.search(r",\s*,", text):
+        raise ValueError(f"{what} has an empty value between two commas: {text!r}")
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     try:
         return [int(p) for p in parts]
@@ -343,7 +345,13 @@ def _add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
         "double /v1/evaluate's throughput on two cores (benchmarks/RESULTS.md)",
     )
     p.add_argument("--solve-timeout", type=float, default=None, help="seconds per solver job")
-    p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument(
+        "--log-level",
+        default="info",
+        type=str.lower,
+        choices=["critical", "error", "warning", "info", "debug", "trace"],
+        help="uvicorn log level (default info)",
+    )
     p.add_argument(
         "--no-access-log",
         dest="access_log",
@@ -581,7 +589,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 2 bad input)."""
+    """Run the CLI; returns the exit code (0 ok, 2 bad input, 1 when the reader of the output
+    went away, e.g. ``| head``)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
+        return code
+    except BrokenPipeError:
+        # the rest of the output has nowhere to go: point stdout at devnull so that the
+        # interpreter's final flush does not fail again, and stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -371,7 +371,10 @@ def generate(
     _check_backend(backend, client, address)
     version, version_source = solver_version()
     directory = Path(out_dir) / profile
-    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise DataError(f"cannot create the dataset directory {directory}: {e}") from None
     for tmp in directory.glob(".tmp-*"):  # leftovers of a killed write
         tmp.unlink(missing_ok=True)
     card_path = directory / CARD_NAME

@@ -22,6 +22,7 @@ here, lazily, with the Agg backend.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from callbreak_lab._atomic import atomic_open
 from callbreak_lab.baselines import BASELINES, baseline_calls
 from callbreak_lab.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.cards import Hand
@@ -196,10 +198,16 @@ def plot_calibration(
     ax.set_ylim(0, 1)
     ax.set_title(title or "Reliability of P(tricks ≥ c)")
     ax.legend(loc="upper left", fontsize=8)
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=100, bbox_inches="tight")
-    plt.close(fig)
+    return _save_figure(plt, fig, Path(path))
+
+
+def _save_figure(plt: Any, fig: Any, out: Path) -> Path:
+    """Write ``fig`` to ``out`` atomically (format from the suffix, PNG by default)."""
+    try:
+        with atomic_open(out) as f:
+            fig.savefig(f, format=out.suffix[1:] or "png", dpi=100, bbox_inches="tight")
+    finally:
+        plt.close(fig)
     return out
 
 
@@ -218,11 +226,7 @@ def plot_learning_curve(
     ax.set_ylabel("held-out mean score per hand")
     ax.set_title(title or "Learning curve")
     ax.grid(True, alpha=0.3)
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return out
+    return _save_figure(plt, fig, Path(path))
 
 
 def learning_curve(
@@ -275,7 +279,7 @@ def parse_hand_line(line: str) -> tuple[Hand, int]:
         raise ModelError("empty line: expected a hand, optionally followed by a seat")
     head, _, last = text.rpartition(" ")
     seat = 0
-    if head and last.isdigit():
+    if head and re.fullmatch(r"[+-]?\d+", last):  # \d: the digits int() reads
         text, seat = head, int(last)
         if not 0 <= seat <= 3:
             raise ModelError(f"seat must be 0..3, got {seat}")
@@ -473,6 +477,11 @@ def evaluate_model(
 
     say = progress or (lambda _msg: None)
     ruleset = _rules(rules)
+    if out_dir is not None:  # before the work: a bad out_dir fails now, not after it
+        try:
+            Path(out_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ModelError(f"cannot create the output directory {out_dir}: {e}") from None
     profile = data_mod.profile_of(ruleset)
     bid_model = model if model is not None else load_model(ruleset, models_dir)
     test = flatten(data_mod.load(profile, data_dir, split="test"))
@@ -547,6 +556,7 @@ def evaluate_model(
                 )
             )  # fmt: skip
         json_path = out / f"evaluation-{tag}.json"
-        json_path.write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+        with atomic_open(json_path) as f:
+            f.write((json.dumps(report.to_dict(), indent=2) + "\n").encode())
         report.files["json"] = str(json_path)
     return report

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -121,6 +124,10 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
         (["legal", "--hand", "AS", "--trick", "2C 3C 4C 5C"], "0..3 cards, got 4"),
         (["legal", "--hand", "AKA2.T98.765.432"], "card AS given twice"),
         (["deal", "--seed", "x"], "invalid int value: 'x'"),
+        (["deal", "--seed", "-1"], "seed must be a whole number >= 0"),
+        (["score", "--calls", "3,,4", "--tricks", "3,,4"], "--calls has an empty value"),
+        (["rules", "--rules", "modern+exact_or_one+flat"], "both set scoring: keep one"),
+        (["serve", "--log-level", "bogus"], "argument --log-level: invalid choice: 'bogus'"),
         ([], "the following arguments are required: COMMAND"),
         (["bogus"], "invalid choice: 'bogus'"),
     ],
@@ -140,3 +147,31 @@ def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "score" in out and "legal" in out
     code, out, _ = run(capsys, "--version")
     assert code == 0 and out.startswith("callbreak-lab ")
+
+
+def test_generate_into_a_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    a_file = tmp_path / "data"
+    a_file.write_text("")
+    code, out, err = run(
+        capsys, "generate", "--profile", "modern", "--n", "1", "--out", str(a_file)
+    )
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "cannot create the dataset directory" in err and "Traceback" not in err
+
+
+def test_closed_output_pipe_is_no_traceback() -> None:
+    """`callbreak-lab ... | head -1`: the reader goes away; the CLI stops quietly."""
+    script = (
+        "import os, sys\n"
+        "r, w = os.pipe()\n"
+        "os.close(r)\n"  # nobody will ever read: every write gets EPIPE
+        "os.dup2(w, 1)\n"
+        "sys.stdout = open(1, 'w', closefd=False)\n"
+        "from callbreak_lab.cli import main\n"
+        "sys.exit(main(['--json', 'rules']))\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert "Traceback" not in res.stderr and "BrokenPipeError" not in res.stderr, res.stderr
+    assert res.returncode == 1

@@ -303,3 +303,11 @@ def test_cli_generate_command(
     )
     assert cli.main(["generate", "--profile", "bridge", "--n", "1", "--out", str(root)]) == 2
     assert "unknown profile" in capsys.readouterr().err
+
+
+def test_generate_into_a_file_is_a_data_error(tmp_path: Path) -> None:
+    a_file = tmp_path / "not-a-directory"
+    a_file.write_text("keep me\n")
+    with pytest.raises(DataError, match="cannot create the dataset directory"):
+        generate(PROFILE, 1, out_dir=a_file, progress=False)
+    assert a_file.read_text() == "keep me\n"

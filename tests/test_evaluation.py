@@ -85,6 +85,12 @@ def test_parse_hand_line() -> None:
         parse_hand_line("AS KS QS")
     with pytest.raises(ModelError, match="dotted hand"):
         parse_hand_line("AKQ2.T98.765")
+    # a negative seat is named as a seat; a digit int() cannot read is a ModelError (it was a
+    # bare ValueError that stopped `evaluate --file` at that line)
+    with pytest.raises(ModelError, match=r"seat must be 0\.\.3, got -1"):
+        parse_hand_line("AKQ2.T98.765.432 -1")
+    with pytest.raises(ModelError):
+        parse_hand_line("AKQ2.T98.765.432 \u00b2")
 
 
 # --- the report -----------------------------------------------------------------------------------
@@ -211,3 +217,34 @@ def test_cli_evaluate_model(
     assert (tmp_path / "calibration-modern.png").read_bytes()[:8] == PNG
     assert main(["evaluate-model", "--rules", "modern", "--data", str(tmp_path / "none")]) == 2
     assert "no complete dataset" in capsys.readouterr().err
+
+
+def test_evaluate_model_checks_out_dir_first(tmp_path: Path) -> None:
+    a_file = tmp_path / "report"
+    a_file.write_text("")
+    with pytest.raises(ModelError, match="cannot create the output directory"):
+        evaluate_model("modern", tmp_path / "no-data", out_dir=a_file)
+
+
+def test_plots_are_written_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure while saving leaves the previous file whole (temp file, then rename)."""
+    from matplotlib.figure import Figure
+
+    from callbreak_lab.evaluation import plot_calibration
+
+    out = tmp_path / "calibration.png"
+    out.write_bytes(b"previous")
+
+    def torn_savefig(self: Figure, fname: Any, **kwargs: Any) -> None:
+        if isinstance(fname, str | Path):
+            Path(fname).write_bytes(b"half a PNG")
+        else:
+            fname.write(b"half a PNG")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(Figure, "savefig", torn_savefig)
+    proba = np.full((4, 14), 1 / 14)
+    with pytest.raises(OSError, match="disk full"):
+        plot_calibration(proba, np.array([0, 1, 2, 3]), out)
+    assert out.read_bytes() == b"previous"
+    assert [p.name for p in tmp_path.iterdir()] == ["calibration.png"]
