@@ -388,6 +388,35 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
     with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()
+    # well-typed but unusable values are refused too (a pool of 0 workers answered every
+    # solve with a 503 after the whole time bound; a NaN or negative bound is no bound)
+    monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "0")
+    with pytest.raises(ValueError, match=r"workers must be a whole number >= 1, got 0 \(set by"):
+        Settings.from_env()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"workers": 0},
+        {"workers": -2},
+        {"solve_timeout": -1.0},
+        {"solve_timeout": float("nan")},
+        {"solve_timeout": 0},
+        {"warmup_timeout": float("nan")},
+        {"bot_budget_fraction": 1.5},
+        {"max_body_bytes": 0},
+        {"default_time_budget_ms": 0},
+        {"bot_search_max_cards": 53},
+        {"max_monte_carlo": -1},
+        {"seed": -1},
+        {"workers": True},
+    ],
+)
+def test_settings_refuse_unusable_bounds(changes: dict[str, object]) -> None:
+    (name,) = changes
+    with pytest.raises(ValueError, match=f"Settings.{name} must be"):
+        Settings(**changes)  # type: ignore[arg-type]
 
 
 def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) -> None:

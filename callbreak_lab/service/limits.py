@@ -56,6 +56,32 @@ class Settings:
     #: through FastAPI's router; the answers are the same, only cheaper
     lean_evaluate: bool = True
 
+    def __post_init__(self) -> None:
+        """Refuse bounds that cannot work (a pool of 0 workers, a negative or NaN time...)."""
+
+        def need(ok: bool, name: str, what: str) -> None:
+            if not ok:
+                raise ValueError(f"Settings.{name} must be {what}, got {getattr(self, name)!r}")
+
+        def whole(name: str, low: int, high: int | None = None) -> None:
+            v = getattr(self, name)
+            ok = isinstance(v, int) and not isinstance(v, bool) and v >= low
+            need(ok and (high is None or v <= high), name, f"a whole number >= {low}")
+
+        for name in ("solve_timeout", "warmup_timeout"):
+            v = getattr(self, name)
+            ok = isinstance(v, int | float) and not isinstance(v, bool) and v > 0
+            need(ok, name, "a positive number of seconds")  # NaN fails v > 0 too
+        v = self.bot_budget_fraction
+        need(isinstance(v, int | float) and 0 < v <= 1, "bot_budget_fraction", "in (0, 1]")
+        whole("workers", 1)
+        whole("max_body_bytes", 1)
+        whole("default_time_budget_ms", 1)
+        whole("bot_margin_ms", 0)
+        whole("bot_search_max_cards", 0, 52)
+        whole("max_monte_carlo", 0)
+        whole("seed", 0)
+
     @classmethod
     def from_env(cls, prefix: str = "CALLBREAK_SERVICE_") -> Settings:
         """Defaults overridden by environment variables, e.g. ``CALLBREAK_SERVICE_WORKERS=2``,
@@ -72,7 +98,10 @@ class Settings:
                 raise ValueError(
                     f"{prefix}{f.name.upper()}={raw!r} is not a {kind.__name__}"
                 ) from None
-        return cls(**changes)
+        try:
+            return cls(**changes)
+        except ValueError as e:
+            raise ValueError(f"{e} (set by the {prefix}* environment variables)") from None
 
 
 def _parse_bool(raw: str) -> bool:
