@@ -388,8 +388,8 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
     with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()
-    # well-typed but unusable values are refused too (a pool of 0 workers answered every
-    # solve with a 503 after the whole time bound; a NaN or negative bound is no bound)
+    # well-typed but unusable values are refused too (0 workers was silently run as 1; a
+    # negative solve_timeout killed every solve with a 503)
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "0")
     with pytest.raises(ValueError, match=r"workers must be a whole number >= 1, got 0 \(set by"):
         Settings.from_env()
