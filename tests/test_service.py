@@ -306,6 +306,13 @@ def test_solve_finished_deal(client: TestClient) -> None:
     assert data["dd_table"] == [0, 0, 0, 0] and sum(data["totals"]) == 13
 
 
+def test_line_of_a_finished_deal_is_422(client: TestClient) -> None:
+    record = _late_record(DEAL, Ruleset.preset("modern"), 52)
+    for playout in (False, True):
+        body = {"deal": str(DEAL), "plays": record, "seat": 1, "playout": playout}
+        assert "no card is left to play" in _error(client.post("/v1/line", json=body), "plays")
+
+
 def test_line_and_playout_line(client: TestClient) -> None:
     from callbreak_lab import lines
 

@@ -124,6 +124,8 @@ def register(app: FastAPI, svc: Service) -> None:
         (``playout: true``: the self-interested play-out line), as ``lines.Line.to_dict()``."""
         rules = parse_rules(req.rules)
         pos = parse_position(req.deal, req.plays, rules)
+        if pos.is_over:  # as the CLI's `line` says (a line of no card is not an answer)
+            raise FieldError("plays", "the plays finish the deal: no card is left to play")
         calls = parse_calls(req.calls, rules)
         result: dict[str, Any] = await svc.run(
             "line",
