@@ -29,6 +29,10 @@ __all__ = [
     "monte_carlo",
 ]
 
+#: the most layouts one call deals (``deal_around``, ``monte_carlo``): a million is already
+#: hours to days of double-dummy solving
+MAX_LAYOUTS = 1_000_000
+
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
@@ -256,6 +260,8 @@ def deal_around(
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise SimulationError(f"n must be a non-negative int, got {n!r}")
+    if n > MAX_LAYOUTS:  # the arrays alone would not fit in memory long before solving ended
+        raise SimulationError(f"n must be at most {MAX_LAYOUTS:,} layouts, got {n:,}")
     fixed, _ = _fixed_masks(hand, seat, known)
     plan = _plan(fixed, _void_table(voids))
     try:

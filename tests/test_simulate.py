@@ -154,6 +154,10 @@ def test_bad_inputs_raise_clear_errors() -> None:
         deal_around(HAND, 0, 5, known={1: Hand.from_cards([own_card])})
     with pytest.raises(SimulationError, match="void suit"):
         deal_around(HAND, 0, 5, voids={1: ["X"]})
+    with pytest.raises(SimulationError, match="at most 1,000,000 layouts, got 1,000,000,000"):
+        deal_around(HAND, 0, 10**9)  # was a MemoryError allocating 30 GB (or swapping)
+    with pytest.raises(SimulationError, match="at most 1,000,000 layouts"):
+        monte_carlo(HAND, 0, "modern", n=10**9)
     for seed in (-1, "a"):
         with pytest.raises(SimulationError, match="seed must be a whole number >= 0"):
             deal_around(HAND, 0, 5, seed=seed)  # type: ignore[arg-type]
