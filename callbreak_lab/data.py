@@ -72,6 +72,8 @@ FORMAT_VERSION = 1
 CARD_NAME = "dataset.json"
 TEST_PERCENT = 10
 DEFAULT_CHUNK = 250
+#: the most deals a dataset holds: chunk file names carry 9-digit deal indices
+MAX_DEALS = 999_999_999
 _CHUNK_RE = re.compile(r"^chunk-(\d{9})-(\d{9})\.npz$")
 _KEYS = ("masks", "dd", "playout", "index", "seed", "profile", "solver_version")
 
@@ -363,6 +365,10 @@ def generate(
     t0 = time.perf_counter()
     profile = profile_of(profile)
     n = _check_int(n, "n", 1)
+    if n > MAX_DEALS:
+        raise DataError(
+            f"n must be at most {MAX_DEALS:,} (chunk file names hold 9 digits), got {n:,}"
+        )
     seed = _check_int(seed, "seed")
     chunk_size = _check_int(chunk_size, "chunk_size", 1)
     n_jobs = int(n_jobs)

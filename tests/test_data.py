@@ -311,3 +311,11 @@ def test_generate_into_a_file_is_a_data_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="cannot create the dataset directory"):
         generate(PROFILE, 1, out_dir=a_file, progress=False)
     assert a_file.read_text() == "keep me\n"
+
+
+def test_generate_refuses_more_deals_than_chunk_names_can_hold(tmp_path: Path) -> None:
+    with pytest.raises(DataError, match="at most 999,999,999"):
+        generate(PROFILE, 10**9, out_dir=tmp_path, progress=False)
+    with pytest.raises(DataError, match="at most 999,999,999"):
+        generate(PROFILE, 10**15, out_dir=tmp_path, progress=False)  # was a hang planning chunks
+    assert list(tmp_path.iterdir()) == []
