@@ -128,6 +128,8 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
         (["score", "--calls", "3,,4", "--tricks", "3,,4"], "--calls has an empty value"),
         (["rules", "--rules", "modern+exact_or_one+flat"], "both set scoring: keep one"),
         (["serve", "--log-level", "bogus"], "argument --log-level: invalid choice: 'bogus'"),
+        (["serve", "--workers", "1000000"], "--workers must be 1..256, got 1000000"),
+        (["serve", "--http-workers", "1000000"], "--http-workers must be 1..256, got 1000000"),
         ([], "the following arguments are required: COMMAND"),
         (["bogus"], "invalid choice: 'bogus'"),
     ],

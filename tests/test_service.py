@@ -398,7 +398,9 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     # well-typed but unusable values are refused too (0 workers was silently run as 1; a
     # negative solve_timeout killed every solve with a 503)
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "0")
-    with pytest.raises(ValueError, match=r"workers must be a whole number >= 1, got 0 \(set by"):
+    with pytest.raises(
+        ValueError, match=r"workers must be a whole number 1\.\.256, got 0 \(set by"
+    ):
         Settings.from_env()
 
 
@@ -418,6 +420,7 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
         {"max_monte_carlo": -1},
         {"seed": -1},
         {"workers": True},
+        {"workers": 10**6},  # a million solver processes
     ],
 )
 def test_settings_refuse_unusable_bounds(changes: dict[str, object]) -> None:

@@ -21,6 +21,10 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+#: the most solver worker processes (each is a full Python process with its own table)
+MAX_WORKERS = 256
+
+
 def _default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
@@ -66,7 +70,8 @@ class Settings:
         def whole(name: str, low: int, high: int | None = None) -> None:
             v = getattr(self, name)
             ok = isinstance(v, int) and not isinstance(v, bool) and v >= low
-            need(ok and (high is None or v <= high), name, f"a whole number >= {low}")
+            what = f"a whole number >= {low}" if high is None else f"a whole number {low}..{high}"
+            need(ok and (high is None or v <= high), name, what)
 
         for name in ("solve_timeout", "warmup_timeout"):
             v = getattr(self, name)
@@ -74,7 +79,7 @@ class Settings:
             need(ok, name, "a positive number of seconds")  # NaN fails v > 0 too
         v = self.bot_budget_fraction
         need(isinstance(v, int | float) and 0 < v <= 1, "bot_budget_fraction", "in (0, 1]")
-        whole("workers", 1)
+        whole("workers", 1, MAX_WORKERS)
         whole("max_body_bytes", 1)
         whole("default_time_budget_ms", 1)
         whole("bot_margin_ms", 0)
