@@ -301,8 +301,15 @@ def _add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
 
 def cmd_generate(args: argparse.Namespace) -> Output:
     """Generate (or resume) a solved-deal dataset."""
-    from callbreak_lab.data import run_generate
+    from callbreak_lab.data import profile_of, run_generate
 
+    if getattr(args, "rules", None):  # --profile decides; a disagreeing --rules was ignored
+        by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
+        if by_rules != by_profile:
+            raise UsageError(
+                f"generate: --rules {args.rules} is the {by_rules} profile but --profile "
+                f"{args.profile} is {by_profile}; the dataset's rules come from --profile"
+            )
     report = run_generate(args)
     card = report.card
     text = (

@@ -161,6 +161,16 @@ def test_generate_into_a_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_pa
     assert "cannot create the dataset directory" in err and "Traceback" not in err
 
 
+def test_generate_rules_disagreeing_with_profile_exits_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["generate", "--rules", "strict", "--profile", "modern", "--n", "1"]
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path), "--no-progress")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "--rules strict is the strict profile but --profile modern is modern" in err
+    assert list(tmp_path.iterdir()) == []  # nothing generated
+
+
 def test_closed_output_pipe_is_no_traceback() -> None:
     """`callbreak-lab ... | head -1`: the reader goes away; the CLI stops quietly."""
     script = (
