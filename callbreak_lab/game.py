@@ -397,6 +397,8 @@ class Match:
                 raise MatchError(f"Call Break is played by exactly 4 players, got {players}")
             names: tuple[str, ...] = tuple(f"seat {s}" for s in range(4))
         else:
+            if isinstance(players, str) or not isinstance(players, Iterable):
+                raise MatchError(f"players is 4 or a list of four names, got {players!r}")
             names = tuple(str(p) for p in players)
             if len(names) != 4:
                 raise MatchError(f"Call Break is played by exactly 4 players, got {len(names)}")

@@ -415,6 +415,10 @@ def test_match_pending_calls_and_players() -> None:
         Match("modern", players=3)
     with pytest.raises(MatchError, match="exactly 4 players, got 2"):
         Match("modern", players=["a", "b"])
+    # a string is not a list of names ("abcd" made players a, b, c and d)
+    for players in ("abcd", "Ann,Bob,Cat,Dan", None):
+        with pytest.raises(MatchError, match="a list of four names"):
+            Match("modern", players=players)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seat", [-1, 4, True, "1", 1.5])
