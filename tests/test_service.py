@@ -202,6 +202,13 @@ BAD = [
     ("/v1/evaluate", {"hand": "AKQA.T98.765.432", "seat": 0}, "hand", "A"),
     ("/v1/evaluate", {"hand": HAND, "seat": 4}, "seat", "less than or equal to 3"),
     ("/v1/evaluate", {"hand": HAND, "seat": -1}, "seat", "greater than or equal to 0"),
+    # no coercion (true was evaluated as seat 1, "1" and 1.0 as 1): the library refuses them too
+    ("/v1/evaluate", {"hand": HAND, "seat": True}, "seat", "valid integer"),
+    ("/v1/evaluate", {"hand": HAND, "seat": "1"}, "seat", "valid integer"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 1.0}, "seat", "valid integer"),
+    ("/v1/line", {"deal": str(DEAL), "seat": True}, "seat", "valid integer"),
+    ("/v1/line", {"deal": str(DEAL), "calls": [True, 3, 3, 3]}, "calls", ""),
+    ("/v1/solve", {"deal": str(DEAL), "playout": "yes"}, "playout", "valid boolean"),
     ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": "nope"}, "rules", "unknown ruleset"),
     ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": {"colour": 1}}, "colour", "Extra"),
     ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": {"min_call": 9, "max_call": 3}}, "rules",

@@ -37,7 +37,7 @@ class RulesObject(BaseModel):
     """Ruleset switches. Fields left out come from the preset named by ``name`` (default
     ``modern``); ``name`` may carry variations such as ``pagat+must_beat``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str | None = Field(None, max_length=100, examples=["pagat"])
     direction: Literal["clockwise", "anticlockwise"] | None = None
@@ -79,7 +79,7 @@ class PositionInfo(BaseModel):
 class SolveRequest(BaseModel):
     """A deal (and optionally the cards played so far) to solve double-dummy."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     deal: str = Field(
         max_length=_TEXT,
@@ -118,7 +118,7 @@ class SolveResponse(BaseModel):
 class EvaluateRequest(BaseModel):
     """One hand to evaluate for bidding."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     hand: str = Field(
         max_length=_TEXT,
@@ -179,7 +179,7 @@ class EvaluateResponse(BaseModel):
 class LineRequest(BaseModel):
     """A position and a seat to study: the annotated double-dummy line (or the play-out)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     seat: int = Field(0, ge=0, le=3, description="the studied seat (ignored for the play-out)")
@@ -194,7 +194,7 @@ class LineRequest(BaseModel):
 class AnalyseRequest(BaseModel):
     """A deal and the cards played: each card judged against double-dummy defence."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     plays: str = Field(max_length=_TEXT, description="the cards played (a play record)")
