@@ -367,7 +367,7 @@ class Legal:
 def _check_inputs(hand: HandLike, trick: Iterable[CardLike] | str) -> tuple[Hand, list[Card]]:
     try:
         h = Hand.parse(hand)
-        t = _cards_in_order(trick) if isinstance(trick, str) else [Card.parse(c) for c in trick]
+        t = _trick_cards(trick)
     except NotationError as e:
         raise RulesError(str(e)) from None
     if not h:
@@ -384,6 +384,15 @@ def _check_inputs(hand: HandLike, trick: Iterable[CardLike] | str) -> tuple[Hand
 
 def _cards_in_order(text: str) -> list[Card]:
     return [Card.parse(tok) for tok in text.replace(",", " ").split()]
+
+
+def _trick_cards(trick: Iterable[CardLike] | str) -> list[Card]:
+    """The cards of a trick given as text (``"AH 6H"``) or as a sequence of cards."""
+    if isinstance(trick, str):
+        return _cards_in_order(trick)
+    if not isinstance(trick, Iterable):
+        raise RulesError(f"a trick is card text or a list of cards, got {trick!r}")
+    return [Card.parse(c) for c in trick]
 
 
 def _explain(rules: Ruleset, hand: Hand, trick: list[Card], first_trick: bool) -> Legal:
@@ -450,9 +459,9 @@ def legal_cards_with_reasons(
     return rules.legal_cards_with_reasons(hand, trick, first_trick)
 
 
-def trick_winner(trick: Sequence[CardLike]) -> int:
+def trick_winner(trick: Sequence[CardLike] | str) -> int:
     """Index in ``trick`` of the winning card: highest spade, else highest of the led suit."""
-    cards = [Card.parse(c) for c in trick]
+    cards = _trick_cards(trick)
     if not cards:
         raise RulesError("an empty trick has no winner")
     if len(cards) > 4 or len(set(cards)) != len(cards):
@@ -471,7 +480,7 @@ def trick_winner(trick: Sequence[CardLike]) -> int:
 
 def score(call: int, tricks: int, rules: Ruleset | str) -> int:
     """Score of one deal in integer tenths: 32 means 3.2 (see the RULES.md scoring table)."""
-    r = Ruleset.preset(rules) if isinstance(rules, str) else rules
+    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)  # else: a RulesError
     r.check_call(call)
     if not _is_int(tricks) or not 0 <= tricks <= 13:
         raise RulesError(f"tricks must be 0..13, got {tricks!r}")

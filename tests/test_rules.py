@@ -342,6 +342,18 @@ def test_trick_winner_examples_and_errors() -> None:
         trick_winner([])
     with pytest.raises(RulesError, match=re.escape("a trick has 1..4 distinct cards")):
         trick_winner(cards("AS AS"))
+    # card text is read as cards (it was read letter by letter: "unknown suit 'A' in card 'A'")
+    assert trick_winner("2H AD KH 3C") == 2 and trick_winner("AC, 2S, 5S, KS") == 3
+    with pytest.raises(RulesError, match="a trick is card text or a list of cards, got 5"):
+        trick_winner(5)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="a trick is card text or a list of cards, got 5"):
+        PRESETS["modern"].legal_cards("AS KD", 5)  # type: ignore[arg-type]
+
+
+def test_score_with_no_ruleset_is_a_rules_error() -> None:
+    with pytest.raises(RulesError, match="a ruleset name is a string, got None"):  # not an
+        score(3, 3, None)  # type: ignore[arg-type]  # AttributeError any more
+    assert score(3, 5, PRESETS["strict"]) == score(3, 5, "strict") == 32
 
 
 # --- scoring --------------------------------------------------------------------------------------
