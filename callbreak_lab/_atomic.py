@@ -13,6 +13,20 @@ from pathlib import Path
 from typing import IO
 
 
+def _plain_mode() -> int:
+    """0o666 less the process umask (read without changing it where the OS allows)."""
+    with (
+        contextlib.suppress(OSError, ValueError, IndexError),
+        open("/proc/self/status", encoding="ascii") as f,
+    ):
+        for line in f:
+            if line.startswith("Umask:"):
+                return 0o666 & ~int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 @contextlib.contextmanager
 def atomic_open(path: Path, suffix: str = "") -> Iterator[IO[bytes]]:
     """Open a temporary file next to ``path``; on success fsync it and ``os.replace`` it."""
@@ -20,6 +34,8 @@ def atomic_open(path: Path, suffix: str = "") -> Iterator[IO[bytes]]:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=suffix)
     try:
         with os.fdopen(fd, "wb") as f:
+            # mkstemp makes the file private (0600); give it the mode a plain open() would
+            os.fchmod(f.fileno(), _plain_mode())
             yield f
             f.flush()
             os.fsync(f.fileno())

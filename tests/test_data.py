@@ -319,3 +319,26 @@ def test_generate_refuses_more_deals_than_chunk_names_can_hold(tmp_path: Path) -
     with pytest.raises(DataError, match="at most 999,999,999"):
         generate(PROFILE, 10**15, out_dir=tmp_path, progress=False)  # was a hang planning chunks
     assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_writes_get_the_umask_mode_not_0600(tmp_path: Path) -> None:
+    """Datasets, models and reports are shared files: mkstemp's private 0600 made them
+    unreadable to everyone but their writer whatever the umask."""
+    import os
+    import stat
+
+    from callbreak_lab._atomic import atomic_open
+
+    old = os.umask(0o022)
+    try:
+        with atomic_open(tmp_path / "a.json") as f:
+            f.write(b"{}")
+        os.umask(0o027)
+        with atomic_open(tmp_path / "b.json") as f:
+            f.write(b"{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "b.json").stat().st_mode) == 0o640
+    assert (tmp_path / "a.json").read_bytes() == b"{}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
