@@ -168,6 +168,8 @@ def test_lean_evaluate_answers_exactly_like_the_route(
         (b'{"hand": "AKQ2.T98.765.432", "seat": 0}', "application/vnd.api+json"),
         ('{"hand": "AKQ2.T98.765.432", "seat": 0}'.encode("utf-16"), "application/json"),
         (b"{not json", "application/json"),
+        (b"[" * 1000 + b"]" * 1000, "application/json"),  # too deep for json.loads: was a 500
+        (b'{"hand": ' + b"[" * 5000 + b"]" * 5000 + b', "seat": 0}', "application/json"),
         (b'{"hand": "\xff", "seat": 0}', "application/json"),
     ],
 )
@@ -191,8 +193,15 @@ def test_lean_evaluate_takes_only_plain_valid_requests(client: TestClient) -> No
         b'{"hand": "AKQ2.T98.765.432", "seat": 0, "monte_carlo": 5}',
         b"[]",
         b"\xff",
+        b"[" * 1000 + b"]" * 1000,  # too deep for json.loads (a RecursionError)
     ):
         assert lean_evaluate(svc, body) is None
+    deep = client.post(
+        "/v1/evaluate",
+        content=b"[" * 1000 + b"]" * 1000,
+        headers={"content-type": "application/json"},
+    )
+    assert deep.status_code == 422 and "cannot be read as JSON" in deep.text
 
 
 # --- validation -------------------------------------------------------------------------------

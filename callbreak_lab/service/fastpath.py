@@ -40,7 +40,7 @@ def lean_evaluate(svc: Service, body: bytes) -> bytes | None:
     try:
         data: Any = json.loads(body)
         req = s.EvaluateRequest.model_validate(data)
-    except (ValueError, ValidationError):
+    except (ValueError, ValidationError, RecursionError):  # RecursionError: JSON nested too deep
         return None
     if req.monte_carlo is not None:
         return None
