@@ -244,6 +244,22 @@ def test_validation_errors_name_the_field(
     assert text in message
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/v1/evaluate", b'{"hand": "\\ud800", "seat": 0}', "hand"),
+        ("/v1/solve", b'{"deal": "\\ud800"}', "deal"),
+    ],
+)
+def test_lone_surrogate_names_the_field(
+    client: TestClient, path: str, body: bytes, field: str
+) -> None:
+    """Such input was answered "'utf-8' codec can't encode character '\\ud800' in position
+    152" about the whole body: pydantic's error echoes the input, which JSON cannot encode."""
+    resp = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert "valid string" in _error(resp, field)
+
+
 def test_duplicate_card_message(client: TestClient) -> None:
     resp = client.post("/v1/evaluate", json={"hand": "AS AS KS", "seat": 0})
     assert "AS" in _error(resp, "hand")

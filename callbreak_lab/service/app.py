@@ -14,10 +14,16 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request, Response
-from fastapi.exception_handlers import http_exception_handler
+from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import (
+    http_exception_handler,
+    request_validation_exception_handler,
+)
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -76,6 +82,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if exc.status_code == 400:  # a body that is not JSON at all (e.g. not UTF-8)
             return unprocessable((), f"the request body cannot be read as JSON: {exc.detail}")
         return await http_exception_handler(request, exc)
+
+    @application.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+        try:
+            return await request_validation_exception_handler(request, exc)
+        except UnicodeEncodeError:  # the errors echo input holding a lone surrogate (\ud800)
+            body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True)
+            return Response(body, status_code=422, media_type="application/json")
 
     @application.exception_handler(ValueError)
     async def _value_error(_: Request, exc: ValueError) -> JSONResponse:
