@@ -62,6 +62,21 @@ def _ints(text: str, what: str) -> list[int]:
         ) from None
 
 
+def read_lines(path: str) -> list[str]:
+    """The lines of a ``--file`` (``-``: stdin). Bytes that are not UTF-8 become U+FFFD, so
+    that only their lines are reported as malformed and the others still run."""
+    try:
+        if path == "-":
+            stdin = getattr(sys.stdin, "buffer", None)
+            text = sys.stdin.read() if stdin is None else stdin.read().decode("utf-8", "replace")
+        else:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+    except OSError as e:
+        raise ValueError(f"cannot read --file {path}: {e}") from None
+    return text.splitlines()
+
+
 # --- score ----------------------------------------------------------------------------------------
 
 
@@ -464,14 +479,7 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
         return Output(ev.format_recommendation(rec, mc), data)
     if args.monte_carlo:
         raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
-    try:
-        if args.file == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            with open(args.file, encoding="utf-8") as f:
-                lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read --file {args.file}: {e}") from None
+    lines = read_lines(args.file)
     bad = 0
     for number, result in ev.recommend_lines(lines, rules):
         if isinstance(result, str):

@@ -188,6 +188,21 @@ def test_cli_evaluate_file_json_lines_and_bad_line(
     assert "seat 1: call" in capsys.readouterr().out
 
 
+def test_cli_evaluate_file_with_a_line_that_is_not_utf8(
+    models_env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One bad byte is one malformed line (it made the whole file unreadable)."""
+    f = tmp_path / "hands.txt"
+    f.write_bytes(b"AKQ2.T98.765.432 1\nAKQ2.T98.765.43\xff\nAKQ2.T98.765.432 2\n")
+    assert main(["evaluate", "--file", str(f)]) == 2
+    captured = capsys.readouterr()
+    assert [line.split(":")[0] for line in captured.out.splitlines()] == [
+        "AKQ2.T98.765.432 seat 1",
+        "AKQ2.T98.765.432 seat 2",
+    ]
+    assert captured.err.count("\n") == 1 and "line 2:" in captured.err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -82,6 +82,18 @@ def test_file_with_bad_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert code == 0 and out.startswith(str(DEAL))
 
 
+def test_file_with_a_line_that_is_not_utf8(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """One bad byte is one bad line (it made the whole file unreadable: no line was solved)."""
+    f = tmp_path / "deals.txt"
+    good = f"{DEAL} @ {PLAYS_B}\n".encode()
+    f.write_bytes(good + str(DEAL).encode() + b" \xff\n" + good)
+    code, out, err = run(capsys, "solve", "--file", str(f))
+    assert code == 2 and len(out.splitlines()) == 2
+    assert err.count("\n") == 1 and "line 2:" in err
+
+
 def test_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "solve")
     assert code == 2 and "give a deal or --file" in err

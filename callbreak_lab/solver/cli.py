@@ -76,21 +76,13 @@ def solve_one(deal_text: str, plays: str, rules: Any, args: argparse.Namespace) 
     return "\n".join(lines), data
 
 
-def _read_lines(path: str) -> list[str]:
-    try:
-        if path == "-":
-            return sys.stdin.read().splitlines()
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read --file {path}: {e}") from None
-
-
 def solve_file(args: argparse.Namespace, rules: Any, prog: str) -> int:
     """``solve --file F``: one line of output per deal, errors on stderr; exit code 2 if any
     line was bad, else 0."""
+    from callbreak_lab.cli import read_lines
+
     bad = 0
-    for number, raw in enumerate(_read_lines(args.file), start=1):
+    for number, raw in enumerate(read_lines(args.file), start=1):
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue
