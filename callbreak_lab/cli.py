@@ -64,13 +64,15 @@ def _ints(text: str, what: str) -> list[int]:
 
 def read_lines(path: str) -> list[str]:
     """The lines of a ``--file`` (``-``: stdin). Bytes that are not UTF-8 become U+FFFD, so
-    that only their lines are reported as malformed and the others still run."""
+    that only their lines are reported as malformed and the others still run; a leading
+    byte-order mark (files saved by some Windows editors) is dropped."""
     try:
         if path == "-":
             stdin = getattr(sys.stdin, "buffer", None)
-            text = sys.stdin.read() if stdin is None else stdin.read().decode("utf-8", "replace")
+            raw = sys.stdin.read() if stdin is None else stdin.read().decode("utf-8", "replace")
+            text = raw.removeprefix("\ufeff")
         else:
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8-sig", errors="replace") as f:
                 text = f.read()
     except OSError as e:
         raise ValueError(f"cannot read --file {path}: {e}") from None

@@ -201,6 +201,10 @@ def test_cli_evaluate_file_with_a_line_that_is_not_utf8(
         "AKQ2.T98.765.432 seat 2",
     ]
     assert captured.err.count("\n") == 1 and "line 2:" in captured.err
+    # a byte-order mark is not part of line 1 (it was: "unknown rank '\\ufeff'")
+    f.write_bytes(b"\xef\xbb\xbfAKQ2.T98.765.432 1\n")
+    assert main(["evaluate", "--file", str(f)]) == 0
+    assert capsys.readouterr().out.startswith("AKQ2.T98.765.432 seat 1: call")
 
 
 @pytest.mark.parametrize(
