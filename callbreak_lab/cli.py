@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from callbreak_lab import __version__
+from callbreak_lab._textfile import read_lines
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 
@@ -60,23 +61,6 @@ def _ints(text: str, what: str) -> list[int]:
         raise ValueError(
             f"{what} must be whole numbers separated by commas, got {text!r}"
         ) from None
-
-
-def read_lines(path: str) -> list[str]:
-    """The lines of a ``--file`` (``-``: stdin). Bytes that are not UTF-8 become U+FFFD, so
-    that only their lines are reported as malformed and the others still run; a leading
-    byte-order mark (files saved by some Windows editors) is dropped."""
-    try:
-        if path == "-":
-            stdin = getattr(sys.stdin, "buffer", None)
-            raw = sys.stdin.read() if stdin is None else stdin.read().decode("utf-8", "replace")
-            text = raw.removeprefix("\ufeff")
-        else:
-            with open(path, encoding="utf-8-sig", errors="replace") as f:
-                text = f.read()
-    except OSError as e:
-        raise ValueError(f"cannot read --file {path}: {e}") from None
-    return text.splitlines()
 
 
 # --- score ----------------------------------------------------------------------------------------

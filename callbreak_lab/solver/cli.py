@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from callbreak_lab._textfile import read_lines
 from callbreak_lab.cards import Card, Deal
 
 from .api import card_values, dd_table, playout, solve
@@ -79,8 +80,6 @@ def solve_one(deal_text: str, plays: str, rules: Any, args: argparse.Namespace) 
 def solve_file(args: argparse.Namespace, rules: Any, prog: str) -> int:
     """``solve --file F``: one line of output per deal, errors on stderr; exit code 2 if any
     line was bad, else 0."""
-    from callbreak_lab.cli import read_lines
-
     bad = 0
     for number, raw in enumerate(read_lines(args.file), start=1):
         text = raw.split("#", 1)[0].strip()
