@@ -238,3 +238,12 @@ def test_batches_in_order_and_parallel() -> None:
         api.playout_of(api.make_root(positions[0]), known=(0, 0, 99, 0))
     with pytest.raises(ValueError, match="seats"):
         solver.solve_many(positions, [0, 1], n_jobs=1)
+    # a numpy seat is a seat (it was a TypeError: 'numpy.int64' object is not iterable)
+    assert solver.solve_many(positions[:2], np.int64(2)) == [t[2] for t in seq[:2]]
+    assert solver.dd_tables(tuple(positions[:2])).shape == (2, 4)
+    # one deal where a list is expected (its text was read character by character)
+    for one in (str(positions[0].deal), positions[0].deal, positions[0]):
+        with pytest.raises(solver.SolverError, match="expected a list of deals or positions"):
+            solver.dd_tables(one, "modern")  # type: ignore[arg-type]
+    with pytest.raises(solver.SolverError, match="seats must be one seat or one per position"):
+        solver.solve_many(positions, "0123")  # type: ignore[arg-type]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .api import PlayoutResult, Root, _check_seat, make_root, playout_of, value_of
+from .api import PlayoutResult, Root, SolverError, _check_seat, make_root, playout_of, value_of
 
 if TYPE_CHECKING:
     from callbreak_lab.cards import Deal
@@ -33,6 +33,20 @@ def _both_chunk(roots: list[Root]) -> list[tuple[tuple[int, ...], PlayoutResult]
         table = tuple(value_of(root, t) for t in range(4))
         out.append((table, playout_of(root, known=table)))
     return out
+
+
+def _roots(deals: Any, rules: Ruleset | str | None) -> list[Root]:
+    """Validated roots of a sequence of deals or positions (one deal alone is refused: a deal's
+    text would otherwise be read character by character)."""
+    from callbreak_lab.cards import Deal
+    from callbreak_lab.game import Position
+
+    if isinstance(deals, str | Deal | Position) or not isinstance(deals, Iterable):
+        raise SolverError(
+            f"expected a list of deals or positions, got {type(deals).__name__} "
+            "(for one deal use dd_table / playout / solve)"
+        )
+    return [make_root(d, rules) for d in deals]
 
 
 def _run(
@@ -83,11 +97,16 @@ def solve_many(
     progress: bool = False,
 ) -> list[int]:
     """``solve`` for each position (one seat for all, or one seat per position)."""
-    seat_list = [seats] * len(positions) if isinstance(seats, int) else list(seats)
-    if len(seat_list) != len(positions):
-        raise ValueError(f"{len(seat_list)} seats for {len(positions)} positions")
-    pairs = zip(positions, seat_list, strict=True)
-    jobs = [(make_root(p, rules), _check_seat(s)) for p, s in pairs]
+    roots = _roots(positions, rules)
+    if isinstance(seats, int | np.integer):
+        seat_list: list[Any] = [seats] * len(roots)
+    elif isinstance(seats, Sequence) and not isinstance(seats, str):
+        seat_list = list(seats)
+    else:
+        raise SolverError(f"seats must be one seat or one per position, got {seats!r}")
+    if len(seat_list) != len(roots):
+        raise SolverError(f"{len(seat_list)} seats for {len(roots)} positions")
+    jobs = [(root, _check_seat(s)) for root, s in zip(roots, seat_list, strict=True)]
     return _run(_solve_chunk, jobs, n_jobs, progress)
 
 
@@ -98,7 +117,7 @@ def dd_tables(
     progress: bool = False,
 ) -> np.ndarray:
     """``dd_table`` for each deal or position: an int array of shape (n, 4)."""
-    roots = [make_root(d, rules) for d in deals]
+    roots = _roots(deals, rules)
     out = _run(_table_chunk, roots, n_jobs, progress)
     return np.array(out, dtype=np.int64).reshape(len(roots), 4)
 
@@ -110,7 +129,7 @@ def playouts(
     progress: bool = False,
 ) -> list[PlayoutResult]:
     """``playout`` for each deal or position."""
-    roots = [make_root(d, rules) for d in deals]
+    roots = _roots(deals, rules)
     return _run(_playout_chunk, roots, n_jobs, progress)
 
 
@@ -122,7 +141,7 @@ def tables_and_playouts(
 ) -> tuple[np.ndarray, list[PlayoutResult]]:
     """``dd_tables`` and ``playouts`` together, deal by deal: the play-out starts from the
     table's values and the table's search state, so it costs little beyond the table."""
-    roots = [make_root(d, rules) for d in deals]
+    roots = _roots(deals, rules)
     out = _run(_both_chunk, roots, n_jobs, progress)
     tables = np.array([t for t, _ in out], dtype=np.int64).reshape(len(roots), 4)
     return tables, [p for _, p in out]
