@@ -372,6 +372,8 @@ def _check_inputs(hand: HandLike, trick: Iterable[CardLike] | str) -> tuple[Hand
         raise RulesError(str(e)) from None
     if not h:
         raise RulesError("the hand is empty")
+    if len(h) > 13:
+        raise RulesError(f"a hand holds at most 13 cards, got {len(h)}")
     if len(t) > 3:
         raise RulesError(f"a trick in progress has 0..3 cards, got {len(t)}")
     if len(set(t)) != len(t):

@@ -323,6 +323,7 @@ def test_reason_texts_for_free_choices() -> None:
         ("AS", "2C 2C", "a card appears twice in the trick: 2C 2C"),
         ("AS KS", "KS", "card KS is both in the hand and in the trick"),
         ("", "2C", "the hand is empty"),
+        ("AKQJT98765432.A..", "2H", "a hand holds at most 13 cards, got 14"),
         ("AX", "2C", "unknown suit 'X' in card 'AX'"),
         ("AS", "2Z", "unknown suit 'Z' in card '2Z'"),
     ],
