@@ -115,8 +115,15 @@ class Card(int):
     @classmethod
     def of(cls, suit: int, rank: int) -> Card:
         """The card of ``suit`` (0..3) and ``rank`` (0 = deuce .. 12 = ace)."""
-        if not 0 <= suit < 4 or not 0 <= rank < 13:
-            raise CardError(f"suit must be 0..3 and rank 0..12, got suit={suit}, rank={rank}")
+        if (
+            isinstance(suit, bool)
+            or isinstance(rank, bool)
+            or not isinstance(suit, int | np.integer)
+            or not isinstance(rank, int | np.integer)
+            or not 0 <= suit < 4
+            or not 0 <= rank < 13
+        ):
+            raise CardError(f"suit must be 0..3 and rank 0..12, got suit={suit!r}, rank={rank!r}")
         return ALL_CARDS[suit * 13 + rank]
 
     @property
@@ -378,15 +385,15 @@ class Hand:
     # --- suits -------------------------------------------------------------------------------
     def suit(self, suit: int) -> Hand:
         """The cards of one suit, as a hand."""
-        return Hand(self.mask & SUIT_MASKS[suit])
+        return Hand(self.mask & SUIT_MASKS[_suit_index(suit)])
 
     def suit_bits(self, suit: int) -> int:
         """The 13-bit rank mask of one suit (bit r = rank r held)."""
-        return (self.mask >> (13 * suit)) & SUIT_MASK13
+        return (self.mask >> (13 * _suit_index(suit))) & SUIT_MASK13
 
     def suit_count(self, suit: int) -> int:
         """How many cards of ``suit`` the hand holds."""
-        return (self.mask & SUIT_MASKS[suit]).bit_count()
+        return (self.mask & SUIT_MASKS[_suit_index(suit)]).bit_count()
 
     def suit_counts(self) -> tuple[int, int, int, int]:
         """Card counts per suit in Suit order (clubs, diamonds, hearts, spades)."""
@@ -443,6 +450,13 @@ class Hand:
 
 
 HandLike: TypeAlias = Hand | Card | str | Iterable[CardLike]
+
+
+def _suit_index(suit: object) -> int:
+    """A suit 0..3 (a ``Suit`` or an int); -1 or 4 are errors, not another suit or none."""
+    if isinstance(suit, bool) or not isinstance(suit, int | np.integer) or not 0 <= suit <= 3:
+        raise HandError(f"a suit is 0..3 (clubs, diamonds, hearts, spades), got {suit!r}")
+    return int(suit)
 
 
 def _as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
@@ -558,7 +572,11 @@ class Deal:
                 items.extend((s, h) for s, h in enumerate(source) if h is not None)
         owner: dict[int, int] = {}
         for seat, h in items:
-            if seat not in range(4):
+            if (
+                isinstance(seat, bool)
+                or not isinstance(seat, int | np.integer)
+                or not 0 <= seat <= 3
+            ):
                 raise DealError(f"seat must be 0..3, got {seat!r}")
             hand = Hand.parse(h)
             for c in hand:

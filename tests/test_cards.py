@@ -392,3 +392,22 @@ def test_random_deal_rejects_bad_seeds_naming_the_seed(seed: object) -> None:
     with pytest.raises(DealError, match=r"seed must be a whole number >= 0"):
         Deal.random_with({0: "AS"}, seed=seed)  # type: ignore[arg-type]
     assert Deal.random(np.int64(3)) == Deal.random(3) and Deal.random(10**30) is not None
+
+
+@pytest.mark.parametrize("suit", [-1, 4, True, 1.0, "S"])
+def test_suit_queries_reject_a_bad_suit(suit: object) -> None:
+    """suit(-1) was silently the spades, suit(4) an IndexError, suit_bits(9) silently 0."""
+    h = Hand.parse("AKQ2.T98.765.432")
+    for query in (h.suit, h.suit_bits, h.suit_count):
+        with pytest.raises(HandError, match=r"a suit is 0\.\.3"):
+            query(suit)  # type: ignore[arg-type]
+    assert h.suit(Suit.SPADES) == Hand.parse("AKQ2...") and h.suit_count(np.int64(0)) == 3
+
+
+def test_card_of_and_random_with_reject_bools_and_floats() -> None:
+    with pytest.raises(CardError, match=r"suit must be 0\.\.3"):
+        Card.of(True, 0)  # was the 2 of diamonds
+    for seat in (True, 1.0):  # True was seat 1; 1.0 a TypeError
+        with pytest.raises(DealError, match=r"seat must be 0\.\.3"):
+            Deal.random_with({seat: "AS"}, seed=1)  # type: ignore[dict-item]
+    assert Card.of(np.int64(3), 12) == Card.parse("AS")
