@@ -424,7 +424,13 @@ class Match:
 
     def table_seat(self, deal_seat: int) -> int:
         """Table seat of a seat of the current deal's ``Position``."""
-        return (deal_seat + len(self.deals)) % 4
+        if (
+            isinstance(deal_seat, bool)
+            or not isinstance(deal_seat, int | np.integer)
+            or not 0 <= deal_seat <= 3
+        ):
+            raise MatchError(f"a deal seat is 0..3, got {deal_seat!r}")
+        return (int(deal_seat) + len(self.deals)) % 4
 
     @property
     def is_over(self) -> bool:

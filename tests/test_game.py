@@ -415,6 +415,10 @@ def test_match_pending_calls_and_players() -> None:
         Match("modern", players=3)
     with pytest.raises(MatchError, match="exactly 4 players, got 2"):
         Match("modern", players=["a", "b"])
+    for seat in (4, -1, True):  # 4 silently wrapped to table seat 0 (plus the deals played)
+        with pytest.raises(MatchError, match=r"a deal seat is 0\.\.3"):
+            m.table_seat(seat)
+    assert m.table_seat(3) == 0  # one deal played: deal seat 3 is table seat 0
     # a string is not a list of names ("abcd" made players a, b, c and d)
     for players in ("abcd", "Ann,Bob,Cat,Dan", None):
         with pytest.raises(MatchError, match="a list of four names"):
