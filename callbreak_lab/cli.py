@@ -431,7 +431,7 @@ def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
         "reported with its number, the others are still evaluated, and the exit code is 2.",
     )
     p.add_argument("hand", nargs="?", help="a 13-card hand, e.g. 'AKQ2.T98.765.432'")
-    p.add_argument("--seat", type=int, default=0, help="the hand's seat 0..3 (default 0)")
+    p.add_argument("--seat", type=int, default=None, help="the hand's seat 0..3 (default 0)")
     p.add_argument("--file", help="a file with one hand per line ('-' for stdin)")
     p.add_argument(
         "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
@@ -448,7 +448,7 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
     if (args.hand is None) == (args.file is None):
         raise UsageError("evaluate: give a hand or --file (one of them)")
     if args.file is None:
-        rec = recommend_call(args.hand, args.seat, rules)
+        rec = recommend_call(args.hand, 0 if args.seat is None else args.seat, rules)
         mc = None
         if args.monte_carlo:
             from callbreak_lab.simulate import monte_carlo
@@ -465,6 +465,10 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
         return Output(ev.format_recommendation(rec, mc), data)
     if args.monte_carlo:
         raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
+    if args.seat is not None:  # it was ignored: every line without a seat was seat 0
+        raise UsageError(
+            "evaluate: --seat works with one hand; in --file put the seat after the hand"
+        )
     lines = read_lines(args.file)
     bad = 0
     for number, result in ev.recommend_lines(lines, rules):

@@ -215,6 +215,7 @@ def test_cli_evaluate_file_with_a_line_that_is_not_utf8(
         (["evaluate", "AKQ2.T98.765.432", "--seat", "4"], "seat"),
         (["evaluate"], "give a hand or --file"),
         (["evaluate", "--file", "/nonexistent/hands.txt"], "cannot read"),
+        (["evaluate", "--file", "hands.txt", "--seat", "2"], "--seat works with one hand"),
         (["evaluate", "--rules", "nope", "AKQ2.T98.765.432"], "unknown ruleset"),
     ],
 )
