@@ -14,7 +14,16 @@ from typing import NamedTuple
 
 import numpy as np
 
-from callbreak_lab.cards import ALL_CARDS, Card, CardError, CardLike, Deal, Hand, NotationError
+from callbreak_lab.cards import (
+    ALL_CARDS,
+    Card,
+    CardError,
+    CardLike,
+    Deal,
+    Hand,
+    NotationError,
+    _as_rng,
+)
 from callbreak_lab.rules import Legal, Ruleset, _legal_mask, format_tenths
 
 __all__ = [
@@ -344,7 +353,7 @@ def play_out(position: Position, policy: Policy) -> Position:
 
 def random_player(seed: np.random.Generator | int | None = None) -> Callable[[Position], Card]:
     """A policy playing a uniformly random legal card (deterministic for a given seed)."""
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = _as_rng(seed)  # a bad seed is a DealError naming it
 
     def policy(position: Position) -> Card:
         m = position.legal_mask()

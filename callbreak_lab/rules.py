@@ -447,18 +447,29 @@ def _explain(rules: Ruleset, hand: Hand, trick: list[Card], first_trick: bool) -
     return Legal(legal, Reason.LOSING_SPADE, text, {c: text for c in hand - legal})
 
 
+def _ruleset(rules: Ruleset | str) -> Ruleset:
+    """A Ruleset as it is, a preset name (with variations) parsed, anything else a RulesError."""
+    return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+
+
 def legal_cards(
-    hand: HandLike, trick: Iterable[CardLike] | str, rules: Ruleset, first_trick: bool = False
+    hand: HandLike,
+    trick: Iterable[CardLike] | str,
+    rules: Ruleset | str,
+    first_trick: bool = False,
 ) -> Hand:
-    """Module-level form of ``Ruleset.legal_cards``."""
-    return rules.legal_cards(hand, trick, first_trick)
+    """Module-level form of ``Ruleset.legal_cards`` (``rules`` may be a preset name)."""
+    return _ruleset(rules).legal_cards(hand, trick, first_trick)
 
 
 def legal_cards_with_reasons(
-    hand: HandLike, trick: Iterable[CardLike] | str, rules: Ruleset, first_trick: bool = False
+    hand: HandLike,
+    trick: Iterable[CardLike] | str,
+    rules: Ruleset | str,
+    first_trick: bool = False,
 ) -> Legal:
-    """Module-level form of ``Ruleset.legal_cards_with_reasons``."""
-    return rules.legal_cards_with_reasons(hand, trick, first_trick)
+    """Module-level form of ``Ruleset.legal_cards_with_reasons`` (``rules`` may be a name)."""
+    return _ruleset(rules).legal_cards_with_reasons(hand, trick, first_trick)
 
 
 def trick_winner(trick: Sequence[CardLike] | str) -> int:
@@ -482,7 +493,7 @@ def trick_winner(trick: Sequence[CardLike] | str) -> int:
 
 def score(call: int, tricks: int, rules: Ruleset | str) -> int:
     """Score of one deal in integer tenths: 32 means 3.2 (see the RULES.md scoring table)."""
-    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)  # else: a RulesError
+    r = _ruleset(rules)
     r.check_call(call)
     if not _is_int(tricks) or not 0 <= tricks <= 13:
         raise RulesError(f"tricks must be 0..13, got {tricks!r}")

@@ -425,6 +425,12 @@ def test_match_pending_calls_and_players() -> None:
             Match("modern", players=players)  # type: ignore[arg-type]
 
 
+def test_random_player_rejects_a_bad_seed() -> None:
+    for seed in (-1, "a"):  # numpy's "expected non-negative integer" / a TypeError
+        with pytest.raises(ValueError, match="seed must be a whole number >= 0"):
+            random_player(seed)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("seat", [-1, 4, True, "1", 1.5])
 def test_position_hand_rejects_a_bad_seat(seat: object) -> None:
     p = Position(FIXED, "modern")

@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab import PRESETS, Card, Hand, Reason, RulesError, Ruleset
-from callbreak_lab.rules import format_tenths, legal_cards, score, trick_winner
+from callbreak_lab.rules import (
+    format_tenths,
+    legal_cards,
+    legal_cards_with_reasons,
+    score,
+    trick_winner,
+)
 
 ALL = list(PRESETS)
 MUST_BEAT = ["modern", "strict", "online"]
@@ -349,6 +355,15 @@ def test_trick_winner_examples_and_errors() -> None:
         trick_winner(5)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="a trick is card text or a list of cards, got 5"):
         PRESETS["modern"].legal_cards("AS KD", 5)  # type: ignore[arg-type]
+
+
+def test_module_legal_cards_take_a_preset_name() -> None:
+    """rules as a name was an AttributeError ('str' object has no attribute 'legal_cards')."""
+    assert legal_cards("2S KD", "AH 6H 4S", "strict") == Hand.parse("2S")
+    assert legal_cards_with_reasons("3H KH", "QH", "pagat+must_beat").legal == Hand.parse("KH")
+    for rules in ("bogus", None, 5):
+        with pytest.raises(RulesError):
+            legal_cards("AS", "", rules)  # type: ignore[arg-type]
 
 
 def test_score_with_no_ruleset_is_a_rules_error() -> None:
