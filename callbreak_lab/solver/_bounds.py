@@ -13,7 +13,7 @@ from numba import njit
 from ._consts import ABOVE, HI, LO, POP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def quick_bounds(hands, leader, target, left, vr):
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
@@ -83,7 +83,7 @@ def quick_bounds(hands, leader, target, left, vr):
     return lb, left - cs, lmark, umark
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lower(hands, leader, target, vr):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
@@ -120,7 +120,7 @@ def _lower(hands, leader, target, vr):
     return lb, lmark
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rounds(hands, target, s):
     """(k, card): the target, leading suit ``s`` round after round, wins the first ``k`` rounds
     whatever the others play (ruffs aside): its ``i``-th card beats the top card of every enemy
@@ -146,7 +146,7 @@ def _rounds(hands, target, s):
     return k, card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
@@ -214,7 +214,7 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     return cash_a, mka
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _side_winners_off_lead(hands, target, tsp, osp, vr):
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
     spade above every enemy spade (a "master").
