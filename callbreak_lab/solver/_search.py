@@ -197,7 +197,7 @@ def probe(
                     continue
                 ban = ban_root if p == 0 else 0
                 if use_quick and ban == 0:  # the bounds assume a free lead
-                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr)
+                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr, need, need)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 1

@@ -47,21 +47,19 @@ def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 def suit_codes(hands, codes):
     """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
-        live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        h1 = hands[1, s]
+        h2 = hands[2, s]
+        h3 = hands[3, s]
+        live = hands[0, s] | h1 | h2 | h3
         code = 0
-        n = 0
+        sh = 0
         while live != 0:
             r = HI[live]
             live ^= 1 << r
-            o = 0
-            if (hands[1, s] >> r) & 1:
-                o = 1
-            elif (hands[2, s] >> r) & 1:
-                o = 2
-            elif (hands[3, s] >> r) & 1:
-                o = 3
-            code |= o << (2 * n)
-            n += 1
+            # branch-free owner: at most one of the three bits is set
+            o = ((h1 >> r) & 1) | (((h2 >> r) & 1) << 1) | (((h3 >> r) & 1) * 3)
+            code |= o << sh
+            sh += 2
         codes[s] = code
 
 
