@@ -25,10 +25,15 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     reaches some ``need``: with ``lo_stop`` / ``hi_stop`` the function returns as soon as the
     lower bound reaches ``lo_stop`` (the upper bound then reported as ``left``) or the upper
     bound falls below ``hi_stop``, skipping the remaining (costlier) counts. Every bound it
-    returns is one of the full computation's candidates, so it is as sound."""
-    lb, lmark = _lower(hands, leader, target, vr)
-    if lb >= lo_stop:
-        return lb, left, lmark, 0
+    returns is one of the full computation's candidates, so it is as sound. A count whose cheap
+    cap (``_lower_cap``) shows it can neither decide the question nor raise the best count so far
+    is not computed: the results are those of the full computation."""
+    lb = 0
+    lmark = 0
+    if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
+        lb, lmark = _lower(hands, leader, target, vr)
+        if lb >= lo_stop:
+            return lb, left, lmark, 0
     tsp = hands[target, 3]
     # each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
@@ -69,6 +74,9 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     # the coalition takes at least what any one enemy is sure to take against the other three
     for q in range(4):
         if q != target:
+            cap = _lower_cap(hands, q)
+            if cap <= cs or (hi_stop >= 0 and left - cap >= hi_stop):
+                continue
             lq, mq = _lower(hands, leader, q, vr)
             if lq > cs:
                 cs = lq
@@ -76,6 +84,28 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
                 if left - cs < hi_stop:
                     break
     return lb, left - cs, lmark, umark
+
+
+@njit(cache=True, _nrt=False)
+def _lower_cap(hands, q):
+    """A cheap cap on ``_lower(hands, leader, q, vr)`` whoever leads: ``q``'s spades plus its
+    cards of each side suit whose top card is above every other player's card of that suit.
+    Every count in ``_lower`` is at most that: its spade counts (top spades, drawn rounds plus
+    the rest) never exceed ``q``'s spades, and a side suit yields tricks (``_rounds`` cashing,
+    or the off-lead winners above every enemy card) only when ``q``'s top card of it is above
+    every other card of it, and then at most ``q``'s length in it."""
+    cap = POP[hands[q, 3]]
+    for s in range(3):
+        h = hands[q, s]
+        if h == 0:
+            continue
+        o = 0
+        for p in range(4):
+            if p != q:
+                o |= hands[p, s]
+        if HI[h] > HI[o]:
+            cap += POP[h]
+    return cap
 
 
 @njit(cache=True, _nrt=False)
