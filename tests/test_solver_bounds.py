@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 from reference.endings import Ending, random_ending
 
-from callbreak_lab.solver._bounds import _lower, _side_winners_off_lead, quick_bounds
+from callbreak_lab.solver._bounds import (
+    _lower,
+    _lower_cap,
+    _side_winners_off_lead,
+    quick_bounds,
+)
 from callbreak_lab.solver._consts import ABOVE, HI, POP
 from callbreak_lab.solver._engine import split_masks
 
@@ -183,3 +188,30 @@ def test_bounds_hold_win_only_presets(preset: str) -> None:
             lb, ub, _lm, _um = quick_bounds(hands, e.leader, target, left, 1)
             value = e.dd_value(target, must_beat, "win_only", False)
             assert lb <= value <= ub, (e, target, lb, value, ub)
+
+
+def test_lower_cap_and_early_stops_match_the_full_bounds() -> None:
+    """``_lower_cap`` never falls below ``_lower`` (whoever leads, either void rule), and
+    ``quick_bounds`` with a ``need`` (stopping once decided, skipping counts that cannot
+    decide) settles exactly the questions the full computation settles, with bounds no
+    stronger than its."""
+    rng = random.Random("lower-cap")
+    deck = list(range(52))
+    decided = 0
+    for _ in range(3000):
+        n = rng.randint(1, 13)
+        cards = rng.sample(deck, 4 * n)
+        hands = split_masks([sum(1 << c for c in cards[i * n : (i + 1) * n]) for i in range(4)])
+        for vr in (0, 1):
+            for leader in range(4):
+                for q in range(4):
+                    assert _lower_cap(hands, q) >= _lower(hands, leader, q, vr)[0]
+                target = rng.randrange(4)
+                lb, ub, _lm, _um = quick_bounds(hands, leader, target, n, vr)
+                for need in range(1, n + 1):
+                    slb, sub, _sl, _su = quick_bounds(hands, leader, target, n, vr, need, need)
+                    assert slb <= lb and sub >= ub
+                    assert (slb >= need) == (lb >= need)
+                    assert (sub < need) == (ub < need)
+                    decided += lb >= need or ub < need
+    assert decided > 1000

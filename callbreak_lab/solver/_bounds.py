@@ -13,49 +13,45 @@ from numba import njit
 from ._consts import ABOVE, HI, LO, POP
 
 
-@njit(cache=True)
-def quick_bounds(hands, leader, target, left, vr):
+@njit(cache=True, _nrt=False)
+def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
     (for partition search; suit lengths are always part of a table entry). ``vr``: the void
-    rule (0 strict, 1 win_only)."""
-    lb, lmark = _lower(hands, leader, target, vr)
+    rule (0 strict, 1 win_only).
+
+    The upper bound is ``left`` minus the best of several counts of tricks the coalition is
+    sure to take; the marks belong to the count used. A search only asks whether the value
+    reaches some ``need``: with ``lo_stop`` / ``hi_stop`` the function returns as soon as the
+    lower bound reaches ``lo_stop`` (the upper bound then reported as ``left``) or the upper
+    bound falls below ``hi_stop``, skipping the remaining (costlier) counts. Every bound it
+    returns is one of the full computation's candidates, so it is as sound. A count whose cheap
+    cap (``_lower_cap``) shows it can neither decide the question nor raise the best count so far
+    is not computed: the results are those of the full computation."""
+    lb = 0
+    lmark = 0
+    if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
+        lb, lmark = _lower(hands, leader, target, vr)
+        if lb >= lo_stop:
+            return lb, left, lmark, 0
     tsp = hands[target, 3]
-    osp = 0
-    for q in range(4):
-        if q != target:
-            osp |= hands[q, 3]
-    # likewise each enemy's spades: its top j spades lose at most b_j to target spades above them
+    # each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
     ml = 0
-    cmark = 0
+    umark = 0
     lmk = 0
     for q in range(4):
         if q == target:
             continue
-        qsp = hands[q, 3]
-        m = qsp | tsp
-        best = 0
-        bmark = 0
-        j = 0
-        b = 0
-        while m != 0:
-            r = HI[m]
-            m ^= 1 << r
-            if (qsp >> r) & 1:
-                j += 1
-                if j - b > best:
-                    best = j - b
-                    bmark = 1 << (39 + r)
-            else:
-                b += 1
+        best, bmark = _spade_margin(hands[q, 3], tsp)
         if best > cs:
             cs = best
-            cmark = bmark
+            umark = bmark
         if q == leader:
             ml = best
             lmk = bmark
-    umark = cmark
+    if left - cs < hi_stop:
+        return lb, left - cs, lmark, umark
     if leader != target:
         # the enemy leader may lead a card the target can neither beat nor ruff
         for s in range(3):
@@ -73,17 +69,70 @@ def quick_bounds(hands, leader, target, left, vr):
                     cs = ml + 1
                     umark = lmk
                 break
+        if left - cs < hi_stop:
+            return lb, left - cs, lmark, umark
     # the coalition takes at least what any one enemy is sure to take against the other three
     for q in range(4):
         if q != target:
+            cap = _lower_cap(hands, q)
+            if cap <= cs or (hi_stop >= 0 and left - cap >= hi_stop):
+                continue
             lq, mq = _lower(hands, leader, q, vr)
             if lq > cs:
                 cs = lq
                 umark = mq
+                if left - cs < hi_stop:
+                    break
     return lb, left - cs, lmark, umark
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _lower_cap(hands, q):
+    """A cheap cap on ``_lower(hands, leader, q, vr)`` whoever leads: ``q``'s spades plus its
+    cards of each side suit whose top card is above every other player's card of that suit.
+    Every count in ``_lower`` is at most that: its spade counts (top spades, drawn rounds plus
+    the rest) never exceed ``q``'s spades, and a side suit yields tricks (``_rounds`` cashing,
+    or the off-lead winners above every enemy card) only when ``q``'s top card of it is above
+    every other card of it, and then at most ``q``'s length in it."""
+    cap = POP[hands[q, 3]]
+    for s in range(3):
+        h = hands[q, s]
+        if h == 0:
+            continue
+        o = 0
+        for p in range(4):
+            if p != q:
+                o |= hands[p, s]
+        if HI[h] > HI[o]:
+            cap += POP[h]
+    return cap
+
+
+@njit(cache=True, _nrt=False)
+def _spade_margin(mine, theirs):
+    """(margin, mark): the most tricks the top spades of ``mine`` win against the spades
+    ``theirs`` whatever the order: over ``mine``'s top ``j`` spades, ``j`` minus the spades of
+    ``theirs`` above the ``j``-th (each beats at most one of them), maximised over ``j``;
+    ``mark`` the 52-bit card of the ``j``-th spade (0 when the margin is 0)."""
+    best = 0
+    mark = 0
+    j = 0
+    a = 0
+    m = mine | theirs
+    while m != 0:
+        r = HI[m]
+        m ^= 1 << r
+        if (mine >> r) & 1:
+            j += 1
+            if j - a > best:
+                best = j - a
+                mark = 1 << (39 + r)
+        else:
+            a += 1
+    return best, mark
+
+
+@njit(cache=True, _nrt=False)
 def _lower(hands, leader, target, vr):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
@@ -92,21 +141,7 @@ def _lower(hands, leader, target, vr):
         if q != target:
             osp |= hands[q, 3]
     # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
-    lb = 0
-    lmark = 0
-    j = 0
-    a = 0
-    m = tsp | osp
-    while m != 0:
-        r = HI[m]
-        m ^= 1 << r
-        if (tsp >> r) & 1:
-            j += 1
-            if j - a > lb:
-                lb = j - a
-                lmark = 1 << (39 + r)
-        else:
-            a += 1
+    lb, lmark = _spade_margin(tsp, osp)
     if leader == target:
         cash, mk = _cash_on_lead(hands, target, tsp, osp, lb, lmark)
         if cash > lb:
@@ -120,7 +155,7 @@ def _lower(hands, leader, target, vr):
     return lb, lmark
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rounds(hands, target, s):
     """(k, card): the target, leading suit ``s`` round after round, wins the first ``k`` rounds
     whatever the others play (ruffs aside): its ``i``-th card beats the top card of every enemy
@@ -146,7 +181,7 @@ def _rounds(hands, target, s):
     return k, card
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
@@ -214,7 +249,7 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     return cash_a, mka
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _side_winners_off_lead(hands, target, tsp, osp, vr):
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
     spade above every enemy spade (a "master").

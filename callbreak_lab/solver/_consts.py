@@ -2,6 +2,10 @@
 
 Inside the kernels a hand is an ``int64[4]`` row of 13-bit suit masks (bit ``r`` = rank ``r``), so
 every operation stays in plain int64 arithmetic; a card is ``suit * 13 + rank``.
+
+Every kernel is ``@njit(cache=True, _nrt=False)``: the kernels never allocate, and without numba's
+reference-counting runtime a call no longer increments and decrements the reference count of each
+array argument and array view (atomic operations that took about 40 % of the search's time).
 """
 
 from __future__ import annotations

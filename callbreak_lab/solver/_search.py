@@ -73,7 +73,7 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return pl, mv, tc, scratch
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
@@ -102,7 +102,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
     stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _trick_mark(tc, ts):
     """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
     _led, best, wo = trick_info(tc, ts, 4)
@@ -113,7 +113,7 @@ def _trick_mark(tc, ts):
     return wo, 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def probe(
     hands,
     tc,
@@ -197,7 +197,7 @@ def probe(
                     continue
                 ban = ban_root if p == 0 else 0
                 if use_quick and ban == 0:  # the bounds assume a free lead
-                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr)
+                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr, need, need)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 1
@@ -314,7 +314,7 @@ def probe(
                 mode = _ITER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_root(
     hands,
     tc,

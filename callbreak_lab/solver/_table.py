@@ -43,29 +43,27 @@ def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return keys, info, gens
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def suit_codes(hands, codes):
     """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
-        live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        h1 = hands[1, s]
+        h2 = hands[2, s]
+        h3 = hands[3, s]
+        live = hands[0, s] | h1 | h2 | h3
         code = 0
-        n = 0
+        sh = 0
         while live != 0:
             r = HI[live]
             live ^= 1 << r
-            o = 0
-            if (hands[1, s] >> r) & 1:
-                o = 1
-            elif (hands[2, s] >> r) & 1:
-                o = 2
-            elif (hands[3, s] >> r) & 1:
-                o = 3
-            code |= o << (2 * n)
-            n += 1
+            # branch-free owner: at most one of the three bits is set
+            o = ((h1 >> r) & 1) | (((h2 >> r) & 1) << 1) | (((h3 >> r) & 1) * 3)
+            code |= o << sh
+            sh += 2
         codes[s] = code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def length_word(hands, leader):
     """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
     w = 0
@@ -79,7 +77,7 @@ def length_word(hands, leader):
     return w | (leader << 60)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def topk(left):
     """Cards of each suit (from the top) always in an entry's pattern and hashed: fewer once
     few tricks are left, where partition search pays most and positions are fewer."""
@@ -90,7 +88,7 @@ def topk(left):
     return 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bucket_of(w0, tflags, codes, nslots, left):
     """First slot of the bucket for a length word, target/rule bits and the owners of the top
     ``topk(left)`` cards of each suit."""
@@ -106,7 +104,7 @@ def bucket_of(w0, tflags, codes, nslots, left):
     return ((h >> 3) & (nb - 1)) * WAYS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _matches(keys, i, w0, f1, f2, codes):
     if keys[i, 0] != w0:
         return False
@@ -122,7 +120,7 @@ def _matches(keys, i, w0, f1, f2, codes):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
     else (-1, slot of an entry with a best lead or -1)."""
@@ -139,7 +137,7 @@ def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     return -1, hint
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def entry_marks(keys, i, hands):
     """Relevant-card mask (52-bit) of entry ``i`` in the current position: per suit, the lowest
     of the top ``d_s`` live cards."""
@@ -158,7 +156,7 @@ def entry_marks(keys, i, hands):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _depth_sum(keys, i):
     """Cards in entry ``i``'s pattern (its specificity)."""
     t = 0
@@ -168,7 +166,7 @@ def _depth_sum(keys, i):
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tt_store(
     keys,
     info,
@@ -238,14 +236,14 @@ def tt_store(
     gens[victim] = gen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rel_of(card, live_s):
     """Relative code of a card: suit * 16 + number of live cards of its suit above it."""
     r = card % 13
     return (card // 13) * 16 + POP[live_s >> (r + 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_of_rel(rel, hands):
     """Absolute card for a relative code in the current position (-1 if none)."""
     s = rel // 16
