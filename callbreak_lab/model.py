@@ -97,7 +97,8 @@ def profile_of(profile_or_rules: str | Ruleset) -> str:
             return profile_or_rules.strip().lower()
         return data.profile_of(_rules_of(profile_or_rules))
     except ValueError as exc:
-        raise ModelError(f"no bid model for {profile_or_rules!r}: {exc}") from None
+        name = getattr(profile_or_rules, "name", profile_or_rules)  # not a Ruleset's whole repr
+        raise ModelError(f"no bid model for {name!r}: {exc}") from None
 
 
 # ---------------------------------------------------------------------------------------------

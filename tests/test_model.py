@@ -250,6 +250,9 @@ def test_damaged_files_fail_clearly(models_dir: Path, tmp_path: Path) -> None:
         load_model("modern", d)
     with pytest.raises(ModelError, match="no bid model"):
         load_model("pagat+strict", d)
+    # a Ruleset is named by its name, not its whole repr (which made a 300-character CLI line)
+    with pytest.raises(ModelError, match=r"^no bid model for 'modern\+no_must_beat': ruleset"):
+        load_model(Ruleset.preset("modern+no_must_beat"), d)
 
 
 # --- recommendations ------------------------------------------------------------------------------
