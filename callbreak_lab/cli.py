@@ -596,11 +596,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input, 1 when the reader of the output
-    went away, e.g. ``| head``)."""
+    went away, e.g. ``| head``, 130 when interrupted with Ctrl-C)."""
     try:
         code = _main(argv)
         sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
         return code
+    except KeyboardInterrupt:  # e.g. a long solve stopped by hand: no traceback
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the rest of the output has nowhere to go: point stdout at devnull so that the
         # interpreter's final flush does not fail again, and stop quietly

@@ -187,3 +187,21 @@ def test_closed_output_pipe_is_no_traceback() -> None:
     )
     assert "Traceback" not in res.stderr and "BrokenPipeError" not in res.stderr, res.stderr
     assert res.returncode == 1
+
+
+def test_ctrl_c_is_one_line_and_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during a long command (a full-deal solve can take a minute) printed a traceback
+    from inside the solver."""
+    from callbreak_lab import cli
+
+    def interrupted(args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_score", interrupted)
+    try:
+        code, out, err = run(capsys, "score", "--calls", "3", "--tricks", "3")
+    except KeyboardInterrupt:  # not left to stop the whole test run
+        pytest.fail("KeyboardInterrupt escaped main()")
+    assert (code, out, err) == (130, "", "callbreak-lab: interrupted\n")
