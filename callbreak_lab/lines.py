@@ -258,6 +258,8 @@ class Line:
     def position(self, step_index: int | None = None) -> Position:
         """The position before step ``step_index`` (the end of the line when None)."""
         n = len(self.steps) if step_index is None else step_index
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise LineError(f"step index must be an int, got {step_index!r}")
         if not 0 <= n <= len(self.steps):
             raise LineError(f"step index must be 0..{len(self.steps)}, got {step_index}")
         p = self.start.copy()

@@ -283,6 +283,9 @@ def test_errors() -> None:
         play_line(pos, 4)
     with pytest.raises(LineError, match="step index"):
         line.branch(99, "3H")
+    for index in (1.5, True, "1"):  # 1.5 and "1" were TypeErrors, True was step 1
+        with pytest.raises(LineError, match="step index must be an int"):
+            line.position(index)  # type: ignore[arg-type]
     with pytest.raises(LineError, match="does not hold AS"):
         line.branch(0, "AS")
     with pytest.raises(LineError, match="unknown rank"):
