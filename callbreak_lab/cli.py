@@ -48,7 +48,8 @@ class Output:
 
 def rules_of(args: argparse.Namespace) -> Ruleset:
     """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
-    return Ruleset.preset(getattr(args, "rules", None) or "modern")
+    name = getattr(args, "rules", None)
+    return Ruleset.preset("modern" if name is None else name)  # "" is an error, not modern
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -167,7 +168,8 @@ def _add_rules(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def cmd_rules(args: argparse.Namespace) -> Output:
     """The presets table (or one ruleset)."""
-    chosen = [rules_of(args)] if getattr(args, "rules", None) else list(PRESETS.values())
+    given = getattr(args, "rules", None) is not None
+    chosen = [rules_of(args)] if given else list(PRESETS.values())
     header = ("name", "direction", "calls", "must_beat", "void_rule", "ban_t1", "scoring", "match")
     rows = [header]
     for r in chosen:
@@ -304,7 +306,7 @@ def cmd_generate(args: argparse.Namespace) -> Output:
     """Generate (or resume) a solved-deal dataset."""
     from callbreak_lab.data import profile_of, run_generate
 
-    if getattr(args, "rules", None):  # --profile decides; a disagreeing --rules was ignored
+    if getattr(args, "rules", None) is not None:  # --profile decides: refuse another profile
         by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
         if by_rules != by_profile:
             raise UsageError(

@@ -127,6 +127,9 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
         (["deal", "--seed", "-1"], "seed must be a whole number >= 0"),
         (["score", "--calls", "3,,4", "--tricks", "3,,4"], "--calls has an empty value"),
         (["rules", "--rules", "modern+exact_or_one+flat"], "both set scoring: keep one"),
+        # an empty --rules (say "--rules $RULES" with RULES unset) was silently modern
+        (["score", "--rules", "", "--calls", "3", "--tricks", "5"], "unknown ruleset ''"),
+        (["rules", "--rules", ""], "unknown ruleset ''"),
         (["serve", "--log-level", "bogus"], "argument --log-level: invalid choice: 'bogus'"),
         (["serve", "--workers", "1000000"], "--workers must be 1..256, got 1000000"),
         (["serve", "--http-workers", "1000000"], "--http-workers must be 1..256, got 1000000"),
