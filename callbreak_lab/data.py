@@ -338,7 +338,7 @@ def _check_backend(backend: str, client: Any, address: str | None) -> None:
             raise DataError(
                 "backend='dask' needs dask.distributed: pip install 'callbreak_lab[dask]'"
             ) from None
-        if client is None and address is None:
+        if client is None and (address is None or not address.strip()):
             raise DataError("backend='dask' needs a client= (distributed.Client) or an address=")
 
 
@@ -376,6 +376,8 @@ def generate(
         raise DataError("n_jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
     _check_backend(backend, client, address)
     version, version_source = solver_version()
+    if not str(out_dir).strip():  # Path("") is the working directory
+        raise DataError("out_dir is empty (give a directory, e.g. data)")
     directory = Path(out_dir) / profile
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -588,7 +590,7 @@ def run_generate(args: argparse.Namespace) -> GenerateReport:
         out_dir=args.out,
         chunk_size=args.chunk_size,
         n_jobs=args.jobs,
-        backend="dask" if args.dask else "loky",
+        backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
         address=args.dask,
         progress=not args.no_progress,
     )

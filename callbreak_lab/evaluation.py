@@ -477,6 +477,9 @@ def evaluate_model(
 
     say = progress or (lambda _msg: None)
     ruleset = _rules(rules)
+    for what, path in (("data_dir", data_dir), ("models_dir", models_dir), ("out_dir", out_dir)):
+        if path is not None and not str(path).strip():  # Path("") is the working directory
+            raise ModelError(f"{what} is empty (give a directory)")
     if out_dir is not None:  # before the work: a bad out_dir fails now, not after it
         try:
             Path(out_dir).mkdir(parents=True, exist_ok=True)

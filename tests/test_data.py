@@ -342,3 +342,18 @@ def test_atomic_writes_get_the_umask_mode_not_0600(tmp_path: Path) -> None:
     assert stat.S_IMODE((tmp_path / "b.json").stat().st_mode) == 0o640
     assert (tmp_path / "a.json").read_bytes() == b"{}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]
+
+
+def test_generate_refuses_an_empty_out_dir_or_dask_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """out_dir="" silently wrote ./modern/ in the working directory (Path("") is "."), and
+    --dask "" silently ran locally."""
+    monkeypatch.chdir(tmp_path)
+    for empty in ("", "  "):
+        with pytest.raises(DataError, match="out_dir is empty"):
+            generate(PROFILE, 1, out_dir=empty, progress=False)
+    pytest.importorskip("distributed")
+    with pytest.raises(DataError, match="needs a client"):
+        generate(PROFILE, 1, out_dir=tmp_path / "d", backend="dask", address="", progress=False)
+    assert list(tmp_path.iterdir()) == []

@@ -244,6 +244,12 @@ def test_evaluate_model_checks_out_dir_first(tmp_path: Path) -> None:
     a_file.write_text("")
     with pytest.raises(ModelError, match="cannot create the output directory"):
         evaluate_model("modern", tmp_path / "no-data", out_dir=a_file)
+    # "" is not the working directory (the report and PNGs were written there)
+    for kw in ({"out_dir": ""}, {"models_dir": " "}):
+        with pytest.raises(ModelError, match="is empty"):
+            evaluate_model("modern", FIXTURE, **kw)  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="data_dir is empty"):
+        evaluate_model("modern", "")
 
 
 def test_plots_are_written_atomically(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
