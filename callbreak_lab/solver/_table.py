@@ -123,17 +123,26 @@ def _matches(keys, i, w0, f1, f2, codes):
 @njit(cache=True, _nrt=False)
 def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
-    else (-1, slot of an entry with a best lead or -1)."""
+    else (-1, slot of an entry with a best lead or -1).
+
+    A bucket fills from its first slot on (``tt_store`` takes the first empty slot and entries
+    are only ever replaced), so the scan stops at the first empty slot. A full bucket spills
+    into its partner (``base ^ WAYS``), which is then scanned too."""
     hint = -1
-    for i in range(base, base + WAYS):
-        if gens[i] == 0 or not _matches(keys, i, w0, f1, f2, codes):
-            continue
-        if info[i, 0] >= need:
-            return 1, i
-        if info[i, 1] < need:
-            return 0, i
-        if info[i, 2] >= 0:
-            hint = i
+    b = base
+    for _ in range(2):
+        for i in range(b, b + WAYS):
+            if gens[i] == 0:
+                return -1, hint
+            if not _matches(keys, i, w0, f1, f2, codes):
+                continue
+            if info[i, 0] >= need:
+                return 1, i
+            if info[i, 1] < need:
+                return 0, i
+            if info[i, 2] >= 0:
+                hint = i
+        b = base ^ WAYS
     return -1, hint
 
 
@@ -203,29 +212,37 @@ def tt_store(
             k1 |= e << (30 * s)
         else:
             k2 |= e << (30 * (s - 2))
+    # the bucket (and, once it is full, its partner) fills from the first slot on: the first
+    # empty slot ends the scan and takes the entry; else the least valuable entry is replaced
     victim = -1
     vscore = 1 << 30
-    for i in range(base, base + WAYS):
-        g = gens[i]
-        if g != 0 and keys[i, 0] == w0 and keys[i, 1] == k1 and keys[i, 2] == k2:
-            if lower > info[i, 0]:
-                info[i, 0] = lower
-            if upper < info[i, 1]:
-                info[i, 1] = upper
-            if best >= 0:
-                info[i, 2] = best
-            gens[i] = gen
-            return
-        if g == 0:
-            sc = -100000
-        else:
+    b = base
+    for _ in range(2):
+        for i in range(b, b + WAYS):
+            g = gens[i]
+            if g == 0:
+                victim = i
+                vscore = -100000
+                break
+            if keys[i, 0] == w0 and keys[i, 1] == k1 and keys[i, 2] == k2:
+                if lower > info[i, 0]:
+                    info[i, 0] = lower
+                if upper < info[i, 1]:
+                    info[i, 1] = upper
+                if best >= 0:
+                    info[i, 2] = best
+                gens[i] = gen
+                return
             # keep the most general entries (shallow patterns answer the most positions)
             sc = 64 * info[i, 3] - _depth_sum(keys, i)
             if g != gen:
                 sc -= 10000
-        if sc < vscore:
-            vscore = sc
-            victim = i
+            if sc < vscore:
+                vscore = sc
+                victim = i
+        if vscore == -100000:
+            break
+        b = base ^ WAYS
     keys[victim, 0] = w0
     keys[victim, 1] = k1
     keys[victim, 2] = k2
