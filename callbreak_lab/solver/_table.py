@@ -23,6 +23,8 @@ from numba import njit
 from ._consts import HI, POP
 
 WAYS = 128
+#: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...)
+SPILL = 4
 #: The owners of the top ``topk(left)`` cards of each suit always belong to an entry's pattern,
 #: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
 #: then 1. Coarser keys let partition entries answer more positions but crowd more entries into
@@ -35,8 +37,9 @@ _M26 = (1 << 26) - 1
 
 
 def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations)."""
-    n = 1 << log2_slots
+    """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations); at least
+    one spill chain of buckets (``WAYS * SPILL`` slots)."""
+    n = max(1 << log2_slots, WAYS * SPILL)
     keys = np.zeros((n, 3), dtype=np.int64)
     info = np.zeros((n, 4), dtype=np.int8)
     gens = np.zeros(n, dtype=np.int32)
@@ -127,10 +130,10 @@ def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
 
     A bucket fills from its first slot on (``tt_store`` takes the first empty slot and entries
     are only ever replaced), so the scan stops at the first empty slot. A full bucket spills
-    into its partner (``base ^ WAYS``), which is then scanned too."""
+    into the next bucket of its chain (``base ^ (j * WAYS)``, ``j < SPILL``), scanned in turn."""
     hint = -1
-    b = base
-    for _ in range(2):
+    for j in range(SPILL):
+        b = base ^ (j * WAYS)
         for i in range(b, b + WAYS):
             if gens[i] == 0:
                 return -1, hint
@@ -142,7 +145,6 @@ def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
                 return 0, i
             if info[i, 2] >= 0:
                 hint = i
-        b = base ^ WAYS
     return -1, hint
 
 
@@ -212,12 +214,12 @@ def tt_store(
             k1 |= e << (30 * s)
         else:
             k2 |= e << (30 * (s - 2))
-    # the bucket (and, once it is full, its partner) fills from the first slot on: the first
-    # empty slot ends the scan and takes the entry; else the least valuable entry is replaced
+    # the bucket (and, once it is full, the next of its chain) fills from the first slot on: the
+    # first empty slot ends the scan and takes the entry; else the least valuable one is replaced
     victim = -1
     vscore = 1 << 30
-    b = base
-    for _ in range(2):
+    for j in range(SPILL):
+        b = base ^ (j * WAYS)
         for i in range(b, b + WAYS):
             g = gens[i]
             if g == 0:
@@ -242,7 +244,6 @@ def tt_store(
                 victim = i
         if vscore == -100000:
             break
-        b = base ^ WAYS
     keys[victim, 0] = w0
     keys[victim, 1] = k1
     keys[victim, 2] = k2
