@@ -29,9 +29,11 @@ SPILL = 4
 #: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
 #: then 1. Coarser keys let partition entries answer more positions but crowd more entries into
 #: one bucket: with 1..3 / 4..6 the hardest deals lost entries to full buckets (103 M nodes on
-#: modern seed 4 seat 0); 1 / 2..3 halves that and leaves the median unchanged.
-K1_LEFT = 1
-K2_LEFT = 3
+#: modern seed 4 seat 0); 1 / 2..3 halved that. With spill chains full buckets no longer lose
+#: entries and 1..3 / 4..6 is the better setting again (modern seed 4 seat 0: 21.3 M -> 20.1 M,
+#: home seed 7: 133 M -> 114 M); 1..6 / 7..9 crowded the chains again (home seed 7: 158 M).
+K1_LEFT = 3
+K2_LEFT = 6
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
