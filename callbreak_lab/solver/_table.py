@@ -23,20 +23,25 @@ from numba import njit
 from ._consts import HI, POP
 
 WAYS = 128
+#: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...)
+SPILL = 4
 #: The owners of the top ``topk(left)`` cards of each suit always belong to an entry's pattern,
 #: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
 #: then 1. Coarser keys let partition entries answer more positions but crowd more entries into
 #: one bucket: with 1..3 / 4..6 the hardest deals lost entries to full buckets (103 M nodes on
-#: modern seed 4 seat 0); 1 / 2..3 halves that and leaves the median unchanged.
-K1_LEFT = 1
-K2_LEFT = 3
+#: modern seed 4 seat 0); 1 / 2..3 halved that. With spill chains full buckets no longer lose
+#: entries and 1..3 / 4..6 is the better setting again (modern seed 4 seat 0: 21.3 M -> 20.1 M,
+#: home seed 7: 133 M -> 114 M); 1..6 / 7..9 crowded the chains again (home seed 7: 158 M).
+K1_LEFT = 3
+K2_LEFT = 6
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
 
 def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations)."""
-    n = 1 << log2_slots
+    """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations); at least
+    one spill chain of buckets (``WAYS * SPILL`` slots)."""
+    n = max(1 << log2_slots, WAYS * SPILL)
     keys = np.zeros((n, 3), dtype=np.int64)
     info = np.zeros((n, 4), dtype=np.int8)
     gens = np.zeros(n, dtype=np.int32)
@@ -123,17 +128,25 @@ def _matches(keys, i, w0, f1, f2, codes):
 @njit(cache=True, _nrt=False)
 def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
-    else (-1, slot of an entry with a best lead or -1)."""
+    else (-1, slot of an entry with a best lead or -1).
+
+    A bucket fills from its first slot on (``tt_store`` takes the first empty slot and entries
+    are only ever replaced), so the scan stops at the first empty slot. A full bucket spills
+    into the next bucket of its chain (``base ^ (j * WAYS)``, ``j < SPILL``), scanned in turn."""
     hint = -1
-    for i in range(base, base + WAYS):
-        if gens[i] == 0 or not _matches(keys, i, w0, f1, f2, codes):
-            continue
-        if info[i, 0] >= need:
-            return 1, i
-        if info[i, 1] < need:
-            return 0, i
-        if info[i, 2] >= 0:
-            hint = i
+    for j in range(SPILL):
+        b = base ^ (j * WAYS)
+        for i in range(b, b + WAYS):
+            if gens[i] == 0:
+                return -1, hint
+            if not _matches(keys, i, w0, f1, f2, codes):
+                continue
+            if info[i, 0] >= need:
+                return 1, i
+            if info[i, 1] < need:
+                return 0, i
+            if info[i, 2] >= 0:
+                hint = i
     return -1, hint
 
 
@@ -203,29 +216,36 @@ def tt_store(
             k1 |= e << (30 * s)
         else:
             k2 |= e << (30 * (s - 2))
+    # the bucket (and, once it is full, the next of its chain) fills from the first slot on: the
+    # first empty slot ends the scan and takes the entry; else the least valuable one is replaced
     victim = -1
     vscore = 1 << 30
-    for i in range(base, base + WAYS):
-        g = gens[i]
-        if g != 0 and keys[i, 0] == w0 and keys[i, 1] == k1 and keys[i, 2] == k2:
-            if lower > info[i, 0]:
-                info[i, 0] = lower
-            if upper < info[i, 1]:
-                info[i, 1] = upper
-            if best >= 0:
-                info[i, 2] = best
-            gens[i] = gen
-            return
-        if g == 0:
-            sc = -100000
-        else:
+    for j in range(SPILL):
+        b = base ^ (j * WAYS)
+        for i in range(b, b + WAYS):
+            g = gens[i]
+            if g == 0:
+                victim = i
+                vscore = -100000
+                break
+            if keys[i, 0] == w0 and keys[i, 1] == k1 and keys[i, 2] == k2:
+                if lower > info[i, 0]:
+                    info[i, 0] = lower
+                if upper < info[i, 1]:
+                    info[i, 1] = upper
+                if best >= 0:
+                    info[i, 2] = best
+                gens[i] = gen
+                return
             # keep the most general entries (shallow patterns answer the most positions)
             sc = 64 * info[i, 3] - _depth_sum(keys, i)
             if g != gen:
                 sc -= 10000
-        if sc < vscore:
-            vscore = sc
-            victim = i
+            if sc < vscore:
+                vscore = sc
+                victim = i
+        if vscore == -100000:
+            break
     keys[victim, 0] = w0
     keys[victim, 1] = k1
     keys[victim, 2] = k2
