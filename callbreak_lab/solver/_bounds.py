@@ -8,12 +8,10 @@ win must play a spade", which holds for both void rules).
 
 from __future__ import annotations
 
-from numba import njit
-
-from ._consts import ABOVE, HI, LO, POP
+from ._consts import ABOVE, HI, LO, POP, kernel
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
@@ -86,7 +84,7 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     return lb, left - cs, lmark, umark
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _lower_cap(hands, q):
     """A cheap cap on ``_lower(hands, leader, q, vr)`` whoever leads: ``q``'s spades plus its
     cards of each side suit whose top card is above every other player's card of that suit.
@@ -108,7 +106,7 @@ def _lower_cap(hands, q):
     return cap
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _spade_margin(mine, theirs):
     """(margin, mark): the most tricks the top spades of ``mine`` win against the spades
     ``theirs`` whatever the order: over ``mine``'s top ``j`` spades, ``j`` minus the spades of
@@ -132,7 +130,7 @@ def _spade_margin(mine, theirs):
     return best, mark
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _lower(hands, leader, target, vr):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
@@ -155,7 +153,7 @@ def _lower(hands, leader, target, vr):
     return lb, lmark
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _rounds(hands, target, s):
     """(k, card): the target, leading suit ``s`` round after round, wins the first ``k`` rounds
     whatever the others play (ruffs aside): its ``i``-th card beats the top card of every enemy
@@ -181,7 +179,7 @@ def _rounds(hands, target, s):
     return k, card
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
@@ -249,7 +247,7 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     return cash_a, mka
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _side_winners_off_lead(hands, target, tsp, osp, vr):
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
     spade above every enemy spade (a "master").

@@ -7,12 +7,10 @@ of the current trick (and of the whole search line): the trick containing ply ``
 
 from __future__ import annotations
 
-from numba import njit
-
-from ._consts import ABOVE, HI, LO, POP
+from ._consts import ABOVE, HI, LO, POP, kernel
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def beats(c: int, b: int) -> bool:
     """True when card ``c``, played after ``b``, would beat it (spades are trump)."""
     cs = c // 13
@@ -22,7 +20,7 @@ def beats(c: int, b: int) -> bool:
     return cs == 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def trick_info(tc, ts, pos):
     """(led suit, winning card so far, offset of its player) of the ``pos`` cards at ``tc[ts:]``."""
     best = tc[ts]
@@ -36,7 +34,7 @@ def trick_info(tc, ts, pos):
     return led, best, wo
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def legal_suits(hand, pos, led, best, mb, vr, ban, out):
     """Fill ``out[s]`` with the legal cards of suit ``s`` for ``hand`` (a row of suit masks).
 
@@ -83,7 +81,7 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):
     return mark
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def can_beat(hand, c, led):
     """Whether a player holding ``hand`` could beat card ``c`` in a trick led in suit ``led``."""
     cs = c // 13
@@ -95,7 +93,7 @@ def can_beat(hand, c, led):
     return hand[3] != 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def rep_of(card, mine, live):
     """The lowest card of the run of equivalent cards (of one suit) that contains ``card``."""
     s = card // 13
@@ -110,7 +108,7 @@ def rep_of(card, mine, live):
         r = nr
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def run_above(card, mine, live):
     """52-bit mask of the cards of ``mine`` (a 13-bit suit mask) equivalent to ``card`` and
     above it."""
@@ -127,7 +125,7 @@ def run_above(card, mine, live):
         m |= 1 << (13 * s + r)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def gen_moves(
     hands,
     mover,

@@ -9,7 +9,6 @@ exact value.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ._bounds import quick_bounds
 from ._consts import (
@@ -31,6 +30,7 @@ from ._consts import (
     ST_QUICK_CUTS,
     ST_TT_HITS,
     ST_TT_STORES,
+    kernel,
 )
 from ._moves import gen_moves, run_above, trick_info
 from ._table import (
@@ -73,7 +73,7 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return pl, mv, tc, scratch
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
@@ -102,7 +102,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
     stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _trick_mark(tc, ts):
     """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
     _led, best, wo = trick_info(tc, ts, 4)
@@ -113,7 +113,7 @@ def _trick_mark(tc, ts):
     return wo, 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def probe(
     hands,
     tc,
@@ -314,7 +314,7 @@ def probe(
                 mode = _ITER
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def solve_root(
     hands,
     tc,

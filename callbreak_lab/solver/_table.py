@@ -18,9 +18,8 @@ the top few cards of each suit.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ._consts import HI, POP
+from ._consts import HI, POP, kernel
 
 WAYS = 128
 #: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...)
@@ -48,7 +47,7 @@ def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return keys, info, gens
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def suit_codes(hands, codes):
     """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
@@ -68,7 +67,7 @@ def suit_codes(hands, codes):
         codes[s] = code
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def length_word(hands, leader):
     """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
     w = 0
@@ -82,7 +81,7 @@ def length_word(hands, leader):
     return w | (leader << 60)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def topk(left):
     """Cards of each suit (from the top) always in an entry's pattern and hashed: fewer once
     few tricks are left, where partition search pays most and positions are fewer."""
@@ -93,7 +92,7 @@ def topk(left):
     return 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def bucket_of(w0, tflags, codes, nslots, left):
     """First slot of the bucket for a length word, target/rule bits and the owners of the top
     ``topk(left)`` cards of each suit."""
@@ -109,7 +108,7 @@ def bucket_of(w0, tflags, codes, nslots, left):
     return ((h >> 3) & (nb - 1)) * WAYS
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _matches(keys, i, w0, f1, f2, codes):
     if keys[i, 0] != w0:
         return False
@@ -125,7 +124,7 @@ def _matches(keys, i, w0, f1, f2, codes):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
     else (-1, slot of an entry with a best lead or -1).
@@ -150,7 +149,7 @@ def tt_lookup(keys, info, gens, base, w0, f1, f2, codes, need):
     return -1, hint
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def entry_marks(keys, i, hands):
     """Relevant-card mask (52-bit) of entry ``i`` in the current position: per suit, the lowest
     of the top ``d_s`` live cards."""
@@ -169,7 +168,7 @@ def entry_marks(keys, i, hands):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _depth_sum(keys, i):
     """Cards in entry ``i``'s pattern (its specificity)."""
     t = 0
@@ -179,7 +178,7 @@ def _depth_sum(keys, i):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def tt_store(
     keys,
     info,
@@ -238,7 +237,7 @@ def tt_store(
                 gens[i] = gen
                 return
             # keep the most general entries (shallow patterns answer the most positions)
-            sc = 64 * info[i, 3] - _depth_sum(keys, i)
+            sc = 64 * np.int64(info[i, 3]) - _depth_sum(keys, i)
             if g != gen:
                 sc -= 10000
             if sc < vscore:
@@ -256,14 +255,14 @@ def tt_store(
     gens[victim] = gen
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def rel_of(card, live_s):
     """Relative code of a card: suit * 16 + number of live cards of its suit above it."""
     r = card % 13
     return (card // 13) * 16 + POP[live_s >> (r + 1)]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def card_of_rel(rel, hands):
     """Absolute card for a relative code in the current position (-1 if none)."""
     s = rel // 16
