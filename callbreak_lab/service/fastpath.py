@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.common import Service, evaluate_hand
-from callbreak_lab.service.limits import ASGIApp, Message, Receive, Scope, Send
+from callbreak_lab.service.limits import ASGIApp, Receive, Scope, Send, replaying
 
 __all__ = ["PATH", "EvaluateFastPath", "lean_evaluate"]
 
@@ -86,13 +86,4 @@ class EvaluateFastPath:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             await send({"type": "http.response.body", "body": answer})
             return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)

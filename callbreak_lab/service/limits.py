@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-__all__ = ["BodyLimitMiddleware", "Settings"]
+__all__ = ["BodyLimitMiddleware", "Settings", "replaying"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -125,6 +125,21 @@ def _reject(size_text: str, limit: int) -> tuple[int, bytes]:
     return 413, body
 
 
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app ``body`` (already read in full) as one message, then
+    defers to the original ``receive`` (for the disconnect)."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
 class BodyLimitMiddleware:
     """Reject request bodies above ``limit`` bytes with a 413 and a reason.
 
@@ -164,17 +179,7 @@ class BodyLimitMiddleware:
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        body = b"".join(chunks)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(b"".join(chunks), receive), send)
 
     async def _send_413(self, send: Send, size_text: str) -> None:
         status, body = _reject(size_text, self.limit)
