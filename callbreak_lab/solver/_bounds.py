@@ -85,6 +85,12 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
 
 
 @kernel
+def _others(hands, q, s):
+    """The cards of suit ``s`` held by the three seats other than ``q`` (hands are disjoint)."""
+    return (hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]) & ~hands[q, s]
+
+
+@kernel
 def _lower_cap(hands, q):
     """A cheap cap on ``_lower(hands, leader, q, vr)`` whoever leads: ``q``'s spades plus its
     cards of each side suit whose top card is above every other player's card of that suit.
@@ -97,10 +103,7 @@ def _lower_cap(hands, q):
         h = hands[q, s]
         if h == 0:
             continue
-        o = 0
-        for p in range(4):
-            if p != q:
-                o |= hands[p, s]
+        o = _others(hands, q, s)
         if HI[h] > HI[o]:
             cap += POP[h]
     return cap
@@ -134,10 +137,7 @@ def _spade_margin(mine, theirs):
 def _lower(hands, leader, target, vr):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
-    osp = 0
-    for q in range(4):
-        if q != target:
-            osp |= hands[q, 3]
+    osp = _others(hands, target, 3)
     # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
     lb, lmark = _spade_margin(tsp, osp)
     if leader == target:
@@ -299,10 +299,7 @@ def _side_winners_off_lead(hands, target, tsp, osp, vr):
         ts = hands[target, s]
         if ts == 0:
             continue
-        os = 0
-        for q in range(4):
-            if q != target:
-                os |= hands[q, s]
+        os = _others(hands, target, s)
         r = POP[ts & ABOVE[HI[os] + 1]]
         if r == 0:
             continue
