@@ -1,0 +1,126 @@
+"""Value-identity checks for solver changes (a developer tool; the test suite has the exact ones).
+
+A speed-up must not change one value. Node counts are cheap to compare, values on positions the
+brute-force reference cannot reach (6..11 tricks left) need this script:
+
+    # before the change (e.g. from a git worktree of the old commit on PYTHONPATH):
+    python scripts/solver_check.py record old.json --positions 300 --seed 11
+    # after it:
+    python scripts/solver_check.py record new.json --positions 300 --seed 11
+    python scripts/solver_check.py compare old.json new.json
+    # pruning on vs. off in one version (sure-trick bounds, partition search):
+    python scripts/solver_check.py techniques --positions 400 --seed 7
+
+Positions: random deals (presets modern, strict, online, home in turn) played at random to a
+trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the
+mover's card values; ``techniques`` solves each seat with every technique on, with the
+sure-trick bounds off and with partition search off (5..8 tricks left, so all finish quickly).
+Exit code 1 on any difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from callbreak_lab.cards import Deal
+from callbreak_lab.game import Position
+from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, default_opts
+from callbreak_lab.solver._engine import Engine
+from callbreak_lab.solver.api import Root, make_root, value_of, values_of
+
+PRESETS = ("modern", "strict", "online", "home")
+
+
+def positions(n: int, seed: int, tricks_left: list[int]) -> Iterator[tuple[str, Position, Root]]:
+    """``n`` seeded random positions: (preset, position, solver root)."""
+    rng = random.Random(seed)
+    for i in range(n):
+        preset = PRESETS[i % len(PRESETS)]
+        pos = Position(Deal.random(rng.randrange(1 << 30)), preset)
+        cards = 52 - 4 * rng.choice(tricks_left) + rng.choice([0, 0, 1, 2, 3])
+        while len(pos.history) < cards:
+            pos.play(rng.choice(list(pos.legal_cards())))
+        yield preset, pos, make_root(pos, preset)
+
+
+def record(out: Path, n: int, seed: int) -> int:
+    eng = Engine()
+    rows = []
+    t0 = time.perf_counter()
+    for i, (preset, pos, root) in enumerate(positions(n, seed, [6, 7, 8, 9, 10, 11])):
+        eng.clear()
+        values = [value_of(root, seat, eng) for seat in range(4)]
+        cards = sorted(values_of(root, root.mover, eng).items())
+        rows.append([preset, str(pos.deal), pos.record(), values, cards])
+        if i % 25 == 0:
+            print(f"{i} positions, {time.perf_counter() - t0:.0f} s", flush=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(rows))
+    tmp.replace(out)
+    print(f"{n} positions recorded in {out} ({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+def compare(a: Path, b: Path) -> int:
+    old, new = json.loads(a.read_text()), json.loads(b.read_text())
+    if len(old) != len(new):
+        print(f"different position counts: {len(old)} vs {len(new)}")
+        return 1
+    bad = [i for i, (x, y) in enumerate(zip(old, new, strict=True)) if x != y]
+    for i in bad[:20]:
+        print(f"position {i}: {old[i]} vs {new[i]}")
+    print(f"{len(bad)} of {len(old)} positions differ")
+    return 1 if bad else 0
+
+
+def techniques(n: int, seed: int) -> int:
+    variants = {"all on": default_opts()}
+    for name, opt in (("bounds off", OPT_QUICK), ("partition off", OPT_PART)):
+        opts = default_opts()
+        opts[opt] = 0
+        variants[name] = opts
+    engines = {name: Engine(opts=opts) for name, opts in variants.items()}
+    bad = 0
+    for i, (preset, pos, root) in enumerate(positions(n, seed, [5, 6, 7, 8])):
+        for seat in range(4):
+            got = {}
+            for name, eng in engines.items():
+                eng.clear()
+                got[name] = value_of(root, seat, eng)
+            if len(set(got.values())) != 1:
+                bad += 1
+                print(f"{preset} seat {seat} {got}: {str(pos.deal)!r} @ {pos.record()!r}")
+        if i % 50 == 0:
+            print(f"{i} positions", flush=True)
+    print(f"{4 * n} seat-solves, {bad} with differing values")
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("record", help="values of seeded positions to a JSON file")
+    r.add_argument("out", type=Path)
+    c = sub.add_parser("compare", help="two recorded files")
+    c.add_argument("a", type=Path)
+    c.add_argument("b", type=Path)
+    t = sub.add_parser("techniques", help="pruning on vs. off")
+    for q in (r, t):
+        q.add_argument("--positions", type=int, default=300)
+        q.add_argument("--seed", type=int, default=11)
+    args = p.parse_args(argv)
+    if args.command == "record":
+        return record(args.out, args.positions, args.seed)
+    if args.command == "compare":
+        return compare(args.a, args.b)
+    return techniques(args.positions, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
