@@ -100,54 +100,44 @@ def _build_scores(rules: ScoringRules) -> np.ndarray:
     return mat
 
 
-_CACHE: dict[object, np.ndarray] = {}
+_CACHE: dict[object, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def score_matrix(rules: ScoringRules) -> np.ndarray:
-    """Read-only ``(n_calls, 14)`` matrix: ``S[i, t]`` = score in tenths of call
-    ``legal_calls(rules)[i]`` taking ``t`` tricks, from the ruleset's own ``score``.
-    Cached per (hashable) ruleset."""
+def _tables(rules: ScoringRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Read-only ``(legal calls, score matrix, made matrix)`` of ``rules``, cached per
+    (hashable) ruleset: one interactive call decision should not rebuild them."""
     try:
         cached = _CACHE.get(rules)
     except TypeError:  # unhashable ruleset-like object: no caching
-        return _build_scores(rules)
+        return _build_tables(rules)
     if cached is None:
-        cached = _build_scores(rules)
+        cached = _build_tables(rules)
         if len(_CACHE) > 256:
             _CACHE.clear()
         _CACHE[rules] = cached
     return cached
 
 
+def _build_tables(rules: ScoringRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    scores = _build_scores(rules)
+    made = (scores > 0).astype(np.float64)
+    calls = legal_calls(rules)
+    for arr in (made, calls):
+        arr.setflags(write=False)
+    return calls, scores, made
+
+
+def score_matrix(rules: ScoringRules) -> np.ndarray:
+    """Read-only ``(n_calls, 14)`` matrix: ``S[i, t]`` = score in tenths of call
+    ``legal_calls(rules)[i]`` taking ``t`` tricks, from the ruleset's own ``score``.
+    Cached per (hashable) ruleset."""
+    return _tables(rules)[1]
+
+
 def made_matrix(rules: ScoringRules) -> np.ndarray:
-    """``(n_calls, 14)`` 0/1 float matrix: 1 where the call is made (its score is positive)."""
-    return (score_matrix(rules) > 0).astype(np.float64)
-
-
-_DECISION: dict[object, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-
-
-def _decision_tables(rules: ScoringRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(legal calls, score matrix transposed, made matrix transposed)`` for ``rules``, cached
-    per hashable ruleset: one interactive call decision should not rebuild them."""
-    try:
-        cached = _DECISION.get(rules)
-    except TypeError:
-        cached = None
-    if cached is None:
-        scores = score_matrix(rules)
-        made = (scores > 0).astype(np.float64)
-        made.setflags(write=False)
-        calls = legal_calls(rules)
-        calls.setflags(write=False)
-        cached = (calls, scores.T, made.T)
-        try:
-            if len(_DECISION) > 256:
-                _DECISION.clear()
-            _DECISION[rules] = cached
-        except TypeError:
-            pass
-    return cached
+    """Read-only ``(n_calls, 14)`` 0/1 float matrix: 1 where the call is made (its score is
+    positive). Cached per (hashable) ruleset."""
+    return _tables(rules)[2]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,9 +277,9 @@ def best_calls(dists: npt.ArrayLike, rules: ScoringRules) -> CallAdviceBatch:
 
 def _best_calls(arr: np.ndarray, rules: ScoringRules) -> CallAdviceBatch:
     """:func:`best_calls` on an already validated ``(n, 14)`` float64 array."""
-    calls, scores_t, made_t = _decision_tables(rules)
-    expected = arr @ scores_t
-    made = np.clip(arr @ made_t, 0.0, 1.0)
+    calls, scores, made_mat = _tables(rules)
+    expected = arr @ scores.T
+    made = np.clip(arr @ made_mat.T, 0.0, 1.0)
     choice = calls[_argbest(expected)] if arr.shape[0] else np.zeros(0, dtype=np.int64)
     return CallAdviceBatch(call=choice, calls=calls, expected=expected, make_prob=made, dist=arr)
 
