@@ -281,6 +281,17 @@ class Position:
                 raise IllegalPlayError(f"card {i + 1} ({c}, trick {i // 4 + 1}): {e}") from None
         return pos
 
+    def under(self, rules: Ruleset | str) -> Position:
+        """This position under ``rules``: a copy when they have the same legal-card switches as
+        its own, else its cards replayed under them, raising IllegalPlayError for the first card
+        they forbid (with the rule, its 1-based index and trick number)."""
+        r = _as_rules(rules)
+        if r.kernel_flags() == self._flags:
+            p = self.copy()
+            p.rules = r
+            return p
+        return Position.replay(self.deal, [c for _, c in self._history], r)
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Position)

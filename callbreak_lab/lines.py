@@ -96,17 +96,14 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
 
 
 def _rules_of(position: Position, rules: Ruleset | str | None) -> tuple[Position, Ruleset]:
-    """The position under ``rules`` (replayed when they differ from the position's own)."""
+    """The position under ``rules`` (replayed when they play differently from its own)."""
     if not isinstance(position, Position):
         raise LineError(f"need a Position, got {type(position).__name__}")
     if rules is None:
         return position.copy(), position.rules
     r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
-    if r == position.rules:
-        return position.copy(), r
-    cards = [c for _, c in position.history]
     try:
-        return Position.replay(position.deal, cards, r), r
+        return position.under(r), r
     except IllegalPlayError as e:
         raise LineError(f"the position's cards are not legal under {r.name}: {e}") from None
 

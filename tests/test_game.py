@@ -437,3 +437,13 @@ def test_position_hand_rejects_a_bad_seat(seat: object) -> None:
     with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
         p.hand(seat)  # type: ignore[arg-type]
     assert p.hand(np.int64(3)) == FIXED[3]
+
+
+def test_under_other_rules() -> None:
+    p = Position.replay(Deal.random(1), "5C 2C", "pagat")  # seat 1 ducks, holding JC 9C
+    same = p.under("home")  # the same legal-card switches: a copy with the other rules
+    assert same.rules.name == "home" and same.history == p.history and same is not p
+    with pytest.raises(IllegalPlayError, match=r"card 2 \(2C, trick 1\): seat 1 cannot play"):
+        p.under("modern")
+    q = Position.replay(p.deal, "5C JC", "pagat").under("modern")
+    assert q.rules.name == "modern" and q.record() == "5C JC"

@@ -307,6 +307,14 @@ def test_errors() -> None:
         analyse_play(pos.deal, None, "home")  # type: ignore[arg-type]
 
 
+def test_position_replayed_under_other_rules() -> None:
+    pos = Position.replay(Deal.random(1), "5C 2C 3C 4C | 8C 9C", "pagat")  # seat 1 ducked
+    with pytest.raises(LineError, match=r"not legal under modern: card 2 \(2C, trick 1\)"):
+        play_line(pos, 0, "modern")
+    line = playout_line(pos, "home")  # plays like pagat: the same line, under home's name
+    assert line.rules.name == "home" and line.cards() == playout_line(pos).cards()
+
+
 def test_branch_rejects_illegal_card() -> None:
     pos = must_beat_ending("pagat")
     line = play_line(pos, 0)  # seat 0 studied; seat 1 plays step 0

@@ -98,6 +98,27 @@ def test_bad_positions() -> None:
     assert issubclass(solver.SolverError, ValueError)
 
 
+def test_position_checked_against_other_rules() -> None:
+    p = Position(Deal.random(1), "pagat")  # lowest cards: seat 1 ducks under the 5C
+    for _ in range(6):
+        p.play(p.legal_cards().lowest())
+    assert p.record() == "5C 2C 3C 4C | 8C 9C"
+    why = "not legal under modern: card 2 \\(2C, trick 1\\): seat 1 cannot play 2♣: must beat"
+    for call in (
+        lambda: solver.solve(p, 0, "modern"),
+        lambda: solver.card_values(p, 0, Ruleset.preset("modern")),
+        lambda: solver.dd_table(p, "modern"),
+        lambda: solver.playout(p, "modern"),
+        lambda: solver.dd_tables([p], "modern"),
+    ):
+        with pytest.raises(solver.PositionError, match=why):
+            call()
+    # rules with the same legal-card switches (home plays like pagat) need no re-check
+    assert solver.dd_table(p, "home") == solver.dd_table(p) == solver.dd_table(p, "pagat")
+    q = Position.replay(p.deal, "5C JC", "pagat")  # legal under modern too
+    assert solver.dd_table(q, "modern") == solver.dd_table(q.under("modern"))
+
+
 def test_finished_position() -> None:
     p = late_position(3, "modern", 0)
     assert p.is_over

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from callbreak_lab.cards import Card, Deal
+from callbreak_lab.game import IllegalPlayError, Position
 
 from ._engine import Engine, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 
 if TYPE_CHECKING:
-    from callbreak_lab.game import Position
     from callbreak_lab.rules import Ruleset
 
 #: bump when a change could alter any solver output (datasets record it)
@@ -114,6 +114,8 @@ def make_root(position: Position | Deal | str, rules: Ruleset | str | None = Non
         masks = tuple(int(h.mask) for h in position.hands)
         root = Root(masks, (), 0, True, (0, 0, 0, 0), flags)  # type: ignore[arg-type]
     elif hasattr(position, "hands") and hasattr(position, "trick"):
+        if rules is not None and isinstance(position, Position):
+            _check_played(position, r)
         masks = tuple(int(h.mask) for h in position.hands)
         root = Root(
             masks,  # type: ignore[arg-type]
@@ -127,6 +129,17 @@ def make_root(position: Position | Deal | str, rules: Ruleset | str | None = Non
         raise SolverError(f"expected a Position or a Deal, got {type(position).__name__}")
     check_root(root)
     return root
+
+
+def _check_played(position: Position, rules: Ruleset) -> None:
+    """Raise PositionError unless the cards played in ``position`` are legal under ``rules``
+    (free when they have the position's own legal-card switches: nothing to re-check)."""
+    if rules is position.rules or rules.kernel_flags() == position.rules.kernel_flags():
+        return
+    try:
+        position.under(rules)
+    except IllegalPlayError as e:
+        raise PositionError(f"the position's cards are not legal under {rules.name}: {e}") from None
 
 
 def check_root(root: Root) -> None:
