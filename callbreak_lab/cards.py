@@ -108,9 +108,13 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Self:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 52:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | np.integer)
+            or not 0 <= value < 52
+        ):
             raise CardError(f"a card is an int 0..51, got {value!r}")
-        return int.__new__(cls, value)
+        return int.__new__(cls, int(value))
 
     @classmethod
     def of(cls, suit: int, rank: int) -> Card:
@@ -166,8 +170,8 @@ class Card(int):
         """Parse ``AS``, ``TH``, ``10H``, ``as``, ``A♠``, ``♠A``, ``1S`` and ``1C/0`` (bot form)."""
         if isinstance(text, Card):
             return ALL_CARDS[text]
-        if isinstance(text, int) and not isinstance(text, bool):
-            return ALL_CARDS[Card(text)]
+        if isinstance(text, int | np.integer) and not isinstance(text, bool):
+            return ALL_CARDS[Card(text)]  # numpy ints too (array elements)
         if not isinstance(text, str):
             raise CardError(f"cannot read a card from {text!r}")
         t = text.strip().replace(_VS16, "").upper()
@@ -231,7 +235,11 @@ class Hand:
     def __init__(self, mask: int = 0) -> None:
         if isinstance(mask, Hand):
             mask = mask.mask
-        if not isinstance(mask, int) or isinstance(mask, bool) or not 0 <= mask <= FULL_MASK:
+        if (
+            not isinstance(mask, int | np.integer)
+            or isinstance(mask, bool)
+            or not 0 <= mask <= FULL_MASK
+        ):
             raise HandError(f"a hand mask is an int in 0..2**52-1, got {mask!r}")
         object.__setattr__(self, "mask", int(mask))
 
@@ -336,8 +344,8 @@ class Hand:
     def __contains__(self, card: object) -> bool:
         if isinstance(card, str):
             card = Card.parse(card)
-        if isinstance(card, int) and 0 <= card < 52:
-            return bool(self.mask >> card & 1)
+        if isinstance(card, int | np.integer) and 0 <= card < 52:
+            return bool(self.mask >> int(card) & 1)
         return False
 
     @staticmethod

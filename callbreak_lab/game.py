@@ -399,9 +399,9 @@ def _four_ints(values: Iterable[int] | str, what: str) -> tuple[int, int, int, i
     if len(vals) != 4:
         raise MatchError(f"{what} need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
-        if not isinstance(v, int) or isinstance(v, bool):
+        if not isinstance(v, int | np.integer) or isinstance(v, bool):
             raise MatchError(f"seat {seat}: {what} must be whole numbers, got {v!r}")
-    return (vals[0], vals[1], vals[2], vals[3])
+    return (int(vals[0]), int(vals[1]), int(vals[2]), int(vals[3]))
 
 
 class Match:

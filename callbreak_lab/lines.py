@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from callbreak_lab.cards import Card, CardLike, Deal
 from callbreak_lab.game import IllegalPlayError, Position, parse_record
 from callbreak_lab.rules import Legal, Reason, Ruleset
@@ -85,14 +87,14 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
     for seat, v in enumerate(vals):
         if (
             isinstance(v, bool)
-            or not isinstance(v, int)
+            or not isinstance(v, int | np.integer)
             or not rules.min_call <= v <= rules.max_call
         ):
             raise LineError(
                 f"seat {seat} called {v!r}: {rules.name} calls are "
                 f"{rules.min_call}..{rules.max_call}"
             )
-    return tuple(vals)
+    return tuple(int(v) for v in vals)
 
 
 def _rules_of(position: Position, rules: Ruleset | str | None) -> tuple[Position, Ruleset]:
@@ -109,9 +111,9 @@ def _rules_of(position: Position, rules: Ruleset | str | None) -> tuple[Position
 
 
 def _check_seat(seat: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
         raise LineError(f"seat must be 0..3, got {seat!r}")
-    return seat
+    return int(seat)
 
 
 def _restriction(legal: Legal) -> str | None:

@@ -584,7 +584,7 @@ def recommend_call(
             hand
             if isinstance(hand, Hand)
             else Hand(hand)
-            if isinstance(hand, int)
+            if isinstance(hand, int | np.integer)
             else Hand.parse(hand)
         )
     except ValueError as exc:

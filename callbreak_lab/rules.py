@@ -13,6 +13,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
+import numpy as np
+
 from callbreak_lab.cards import (
     SPADE_MASK,
     SUIT_MASKS,
@@ -51,6 +53,11 @@ class RulesError(ValueError):
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _plain(x: Any) -> Any:
+    """A numpy int (an array element) as an int; anything else unchanged (checked later)."""
+    return int(x) if isinstance(x, np.integer) else x
 
 
 @dataclass(frozen=True)
@@ -226,6 +233,7 @@ class Ruleset:
 
     def check_call(self, call: int) -> None:
         """Raise RulesError unless ``call`` is in this ruleset's range."""
+        call = _plain(call)
         if not _is_int(call) or not self.min_call <= call <= self.max_call:
             raise RulesError(
                 f"call {call!r} is outside {self.name}'s range {self.min_call}..{self.max_call}"
@@ -494,6 +502,7 @@ def trick_winner(trick: Sequence[CardLike] | str) -> int:
 def score(call: int, tricks: int, rules: Ruleset | str) -> int:
     """Score of one deal in integer tenths: 32 means 3.2 (see the RULES.md scoring table)."""
     r = _ruleset(rules)
+    call, tricks = _plain(call), _plain(tricks)
     r.check_call(call)
     if not _is_int(tricks) or not 0 <= tricks <= 13:
         raise RulesError(f"tricks must be 0..13, got {tricks!r}")
@@ -512,6 +521,7 @@ def score(call: int, tricks: int, rules: Ruleset | str) -> int:
 
 def format_tenths(n: int) -> str:
     """Tenths as text: 32 -> "3.2", -40 -> "-4", -5 -> "-0.5"."""
+    n = _plain(n)
     if not _is_int(n):
         raise RulesError(f"format_tenths needs an int, got {n!r}")
     whole, tenth = divmod(abs(n), 10)

@@ -411,3 +411,24 @@ def test_card_of_and_random_with_reject_bools_and_floats() -> None:
         with pytest.raises(DealError, match=r"seat must be 0\.\.3"):
             Deal.random_with({seat: "AS"}, seed=1)  # type: ignore[dict-item]
     assert Card.of(np.int64(3), 12) == Card.parse("AS")
+
+
+def test_numpy_ints_are_ints_but_bools_and_floats_are_not() -> None:
+    d = Deal.random(2)
+    masks = d.masks()  # uint64, the solver's form
+    assert [Hand(m) for m in masks] == list(d.hands) and Deal([Hand(m) for m in masks]) == d
+    assert type(Hand(masks[0]).mask) is int
+    cards = np.arange(52)
+    assert Card(cards[51]) == Card.parse(cards[51]) == Card.parse("AS")
+    assert type(Card.parse(np.uint8(0))) is Card and int(Card(np.int32(7))) == 7
+    assert d.seat_of(cards[51]) == d.seat_of("AS")
+    assert np.int64(51) in Hand.parse("AS") and np.int64(50) not in Hand.parse("AS")
+    assert Hand.from_cards(cards[:3]) == Hand.parse("4C 3C 2C")
+    for bad in (True, np.True_, 3.0, np.float64(3.0), np.int64(52), np.int64(-1)):
+        with pytest.raises(CardError, match=r"a card is an int 0\.\.51"):
+            Card(bad)  # type: ignore[arg-type]
+        with pytest.raises(CardError):
+            Card.parse(bad)  # type: ignore[arg-type]
+    for bad in (True, np.True_, 3.0, np.float64(3.0), np.int64(-1), np.uint64(1 << 52)):
+        with pytest.raises(HandError, match=re.escape("0..2**52-1")):
+            Hand(bad)  # type: ignore[arg-type]

@@ -447,3 +447,17 @@ def test_under_other_rules() -> None:
         p.under("modern")
     q = Position.replay(p.deal, "5C JC", "pagat").under("modern")
     assert q.rules.name == "modern" and q.record() == "5C JC"
+
+
+def test_numpy_ints_as_cards_seats_calls_and_tricks() -> None:
+    p = Position(FIXED, "modern")
+    p.play(np.int64(Card.parse("QH")))  # an element of an array of card indices
+    assert p.record() == "QH" and p.hand(np.int64(0)) == FIXED[0] - Card.parse("QH")
+    m = Match("modern")
+    result = m.record_deal(np.array([3, 3, 3, 3]), np.array([4, 3, 3, 3]))
+    assert result.calls == (3, 3, 3, 3) and result.scores == (31, 30, 30, 30)
+    assert all(type(x) is int for x in (*result.calls, *result.tricks, *m.totals))
+    with pytest.raises(MatchError, match="seat 0: tricks must be whole numbers"):
+        m.record_deal([3, 3, 3, 3], np.array([4.0, 3, 3, 3]))
+    with pytest.raises(MatchError, match="whole numbers, got True"):
+        m.record_deal([3, 3, 3, 3], [True, 4, 4, 4])

@@ -8,6 +8,7 @@ import json
 import random
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, random_player
@@ -313,6 +314,15 @@ def test_position_replayed_under_other_rules() -> None:
         play_line(pos, 0, "modern")
     line = playout_line(pos, "home")  # plays like pagat: the same line, under home's name
     assert line.rules.name == "home" and line.cards() == playout_line(pos).cards()
+
+
+def test_numpy_seat_and_calls() -> None:
+    pos = must_beat_ending("home")
+    line = play_line(pos, np.int64(1), calls=np.array([2, 3, 4, 4]))
+    assert line.seat == 1 and type(line.seat) is int and line.calls == (2, 3, 4, 4)
+    assert line.cards() == play_line(pos, 1).cards()
+    with pytest.raises(LineError, match=r"seat must be 0\.\.3"):
+        play_line(pos, np.float64(1.0))  # type: ignore[arg-type]
 
 
 def test_branch_rejects_illegal_card() -> None:

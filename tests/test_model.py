@@ -286,6 +286,9 @@ def test_recommend_calls_batch_matches_single(model: BidModel) -> None:
     for i in range(0, len(test), 7):
         one = recommend_call(int(test.masks[i]), int(test.seats[i]), "home", model=model)
         assert one.call == batch.call[i]
+    # the array elements themselves (a uint64 mask, an int64 seat) work as well
+    raw = recommend_call(test.masks[0], test.seats[0], "home", model=model)
+    assert raw.call == batch.call[0] and type(raw.seat) is int
     np.testing.assert_array_equal(
         batch.call, best_calls(model.predict_proba(test.masks, test.seats), PRESETS["home"]).call
     )

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -434,6 +435,19 @@ def test_variation_scorings() -> None:
 def test_score_errors(call: int, tricks: int, message: str) -> None:
     with pytest.raises(RulesError, match=re.escape(message)):
         score(call, tricks, PRESETS["modern"])
+
+
+def test_score_takes_numpy_ints() -> None:
+    calls, tricks = np.array([3, 4]), np.array([5, 3])
+    got = [score(c, t, "modern") for c, t in zip(calls, tricks, strict=True)]
+    assert got == [32, -40] and all(type(x) is int for x in got)
+    assert PRESETS["modern"].score(np.int8(3), np.uint8(3)) == 30
+    assert format_tenths(np.int64(-5)) == "-0.5"
+    PRESETS["home"].check_call(np.int64(2))
+    with pytest.raises(RulesError, match="call 1 is outside home"):
+        PRESETS["home"].check_call(np.int64(1))
+    with pytest.raises(RulesError, match=r"tricks must be 0\.\.13"):
+        score(3, np.float64(3.0), "modern")
 
 
 @given(
