@@ -510,6 +510,9 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
 
     if args.mc_hands < 0 or args.mc_layouts < 1:
         raise ValueError("--mc-hands must be >= 0 and --mc-layouts >= 1")
+    for flag, value in (("--data", args.data), ("--models", args.models), ("--out", args.out)):
+        if value is not None and not value.strip():  # "" would be the working directory
+            raise UsageError(f"evaluate-model: {flag} is empty (give a directory)")
     report = evaluate_model(
         rules_of(args),
         args.data,

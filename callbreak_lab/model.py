@@ -344,7 +344,12 @@ def default_models_dir() -> Path:
 
 
 def model_paths(profile: str, models_dir: str | Path | None = None) -> tuple[Path, Path]:
-    """``(model file, card file)`` of a profile's model: ``bid_<profile>.joblib`` / ``.json``."""
+    """``(model file, card file)`` of a profile's model: ``bid_<profile>.joblib`` / ``.json``.
+    An empty ``models_dir`` is an error (``Path("")`` would be the working directory)."""
+    if models_dir is not None and not str(models_dir).strip():
+        raise ModelError(
+            f"models_dir is empty ({models_dir!r}): give a directory (None: the shipped models)"
+        )
     base = Path(models_dir) if models_dir is not None else default_models_dir()
     return base / f"bid_{profile}.joblib", base / f"bid_{profile}.json"
 

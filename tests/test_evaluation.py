@@ -237,6 +237,9 @@ def test_cli_evaluate_model(
     assert (tmp_path / "calibration-modern.png").read_bytes()[:8] == PNG
     assert main(["evaluate-model", "--rules", "modern", "--data", str(tmp_path / "none")]) == 2
     assert "no complete dataset" in capsys.readouterr().err
+    for flag in ("--models", "--data", "--out"):  # "" is not the working directory
+        assert main([*argv, flag, ""]) == 2
+        assert f"evaluate-model: {flag} is empty" in capsys.readouterr().err
 
 
 def test_evaluate_model_checks_out_dir_first(tmp_path: Path) -> None:

@@ -195,6 +195,19 @@ def test_models_dir_from_env_not_cwd(
     assert load_model("online").profile == "online"
 
 
+def test_empty_models_dir_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, models_dir: Path, model: BidModel
+) -> None:
+    monkeypatch.chdir(models_dir)  # "" was the working directory: it loaded from here
+    for empty in ("", "  "):
+        with pytest.raises(ModelError, match="models_dir is empty"):
+            load_model("modern", empty, cache=False)
+        with pytest.raises(ModelError, match="models_dir is empty"):
+            save_model(model, empty)
+        with pytest.raises(ModelError, match="models_dir is empty"):
+            model_paths("modern", empty)
+
+
 def _copy(models_dir: Path, tmp_path: Path) -> Path:
     for path in model_paths("modern", models_dir):
         (tmp_path / path.name).write_bytes(path.read_bytes())
