@@ -233,7 +233,11 @@ def _add_line(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
     )
     p.add_argument("deal", help="four dotted hands, seats 0..3, e.g. 'AKQ2.T98.765.432 ...'")
     p.add_argument("--seat", type=int, default=None, help="the studied seat 0..3")
-    p.add_argument("--plays", default="", help="cards already played (a play record)")
+    p.add_argument(
+        "--plays",
+        default="",
+        help="cards already played (a play record); omitted or empty: from the start of the deal",
+    )
     p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
     p.add_argument("--playout", action="store_true", help="the self-interested play-out")
     p.add_argument("--brief", action="store_true", help="one row per trick, no values")
@@ -280,6 +284,10 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
     """A review of played cards."""
     from callbreak_lab.lines import analyse_play
 
+    if not args.plays.strip():  # an empty review: almost surely a mistake (an unset variable)
+        raise UsageError(
+            "analyse: --plays is empty: give the cards played, e.g. 'AS 2S 5S KS | QH'"
+        )
     review = analyse_play(args.deal, args.plays, rules_of(args), args.calls)
     return Output(review.text(detail=args.detail), review.to_dict())
 

@@ -42,6 +42,14 @@ def test_line_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["kind"] == "playout"
 
 
+def test_line_with_empty_plays_starts_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    deal = "AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    code, out, _ = run(capsys, "line", deal, "--seat", "0", "--plays", "", "--json")
+    assert code == 0 and json.loads(out)["start"] == "" and len(json.loads(out)["steps"]) == 52
+    code, out, _ = run(capsys, "line", "--help")
+    assert code == 0 and "from the start of the deal" in " ".join(out.split())
+
+
 def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     deal, plays = _game(cards=52, rules="online")
     code, out, err = run(capsys, "analyse", "--rules", "online", deal, "--plays", plays,
@@ -67,6 +75,8 @@ def test_analyse(capsys: pytest.CaptureFixture[str]) -> None:
         (["analyse", "{deal}"], "--plays"),
         (["analyse", "{deal}", "--plays", "AS 2S | 3S"], "trick 1 of the play record"),
         (["analyse", "{deal}", "--plays", "{bad}"], "card 1"),
+        (["analyse", "{deal}", "--plays", ""], "analyse: --plays is empty"),
+        (["analyse", "{deal}", "--plays", " "], "analyse: --plays is empty"),
         (["line", "--rules", "nope", "{deal}", "--seat", "0"], "unknown ruleset"),
     ],
 )
