@@ -436,7 +436,7 @@ def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
         description="The call with the best expected score for HAND in --seat under --rules, "
         "from the shipped bid model of the ruleset's profile: the distribution of play-out "
         "tricks, the floor (guaranteed tricks) and each call's expected score. --file reads "
-        "one hand per line, optionally followed by a space and the seat (default 0); with "
+        "one hand per line, optionally followed by a space or tab and the seat (default 0); with "
         "--json it prints one JSON object per line in input order. A malformed line is "
         "reported with its number, the others are still evaluated, and the exit code is 2.",
     )

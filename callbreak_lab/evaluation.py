@@ -273,14 +273,15 @@ def mc_distribution(
 
 
 def parse_hand_line(line: str) -> tuple[Hand, int]:
-    """``"<hand> [seat]"`` -> (hand, seat): a trailing whole number is the seat (default 0)."""
+    """``"<hand> [seat]"`` -> (hand, seat): a trailing whole number after any whitespace (a
+    space or a tab) is the seat (default 0)."""
     text = line.strip()
     if not text:
         raise ModelError("empty line: expected a hand, optionally followed by a seat")
-    head, _, last = text.rpartition(" ")
+    parts = text.rsplit(None, 1)
     seat = 0
-    if head and re.fullmatch(r"[+-]?\d+", last):  # \d: the digits int() reads
-        text, seat = head, int(last)
+    if len(parts) == 2 and re.fullmatch(r"[+-]?\d+", parts[1]):  # \d: the digits int() reads
+        text, seat = parts[0], int(parts[1])
         if not 0 <= seat <= 3:
             raise ModelError(f"seat must be 0..3, got {seat}")
     try:

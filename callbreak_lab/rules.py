@@ -399,6 +399,11 @@ def _cards_in_order(text: str) -> list[Card]:
 def _trick_cards(trick: Iterable[CardLike] | str) -> list[Card]:
     """The cards of a trick given as text (``"AH 6H"``) or as a sequence of cards."""
     if isinstance(trick, str):
+        if "|" in trick:
+            raise RulesError(
+                f"a trick is its cards in play order, without '|' (which separates "
+                f"the tricks of a play record), got {trick!r}"
+            )
         return _cards_in_order(trick)
     if not isinstance(trick, Iterable):
         raise RulesError(f"a trick is card text or a list of cards, got {trick!r}")

@@ -122,6 +122,7 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
             "card AS is both in the hand and in the trick",
         ),
         (["legal", "--hand", "AS", "--trick", "2C 3C 4C 5C"], "0..3 cards, got 4"),
+        (["legal", "--hand", "AS", "--trick", "AH | 6H"], "in play order, without '|'"),
         (["legal", "--hand", "AKA2.T98.765.432"], "card AS given twice"),
         (["deal", "--seed", "x"], "invalid int value: 'x'"),
         (["deal", "--seed", "-1"], "seed must be a whole number >= 0"),

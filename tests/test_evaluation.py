@@ -79,6 +79,10 @@ def test_parse_hand_line() -> None:
     hand, seat = parse_hand_line("AKQ2.T98.765.432 3")
     assert str(hand) == "AKQ2.T98.765.432" and seat == 3
     assert parse_hand_line("♠AKQ2 ♥T98 ♦765 ♣432")[1] == 0
+    # a tab (or several spaces) before the seat, as in a tab-separated file
+    assert parse_hand_line("AKQ2.T98.765.432\t2") == (hand, 2)
+    assert parse_hand_line(" AKQ2.T98.765.432 \t 1\t") == (hand, 1)
+    assert parse_hand_line("AS KS QS 2S TH 9H 8H 7D 6D 5D 4C 3C 2C\t3") == (hand, 3)
     with pytest.raises(ModelError, match=r"seat must be 0\.\.3"):
         parse_hand_line("AKQ2.T98.765.432 7")
     with pytest.raises(ModelError, match="13 cards, got 3"):
@@ -186,6 +190,9 @@ def test_cli_evaluate_file_json_lines_and_bad_line(
     f.write_text("AKQ2.T98.765.432 1\n", encoding="utf-8")
     assert main(["evaluate", "--file", str(f)]) == 0
     assert "seat 1: call" in capsys.readouterr().out
+    f.write_text("AKQ2.T98.765.432\t3\n", encoding="utf-8")  # tab-separated
+    assert main(["evaluate", "--file", str(f)]) == 0
+    assert "seat 3: call" in capsys.readouterr().out
 
 
 def test_cli_evaluate_file_with_a_line_that_is_not_utf8(

@@ -333,6 +333,7 @@ def test_reason_texts_for_free_choices() -> None:
         ("AKQJT98765432.A..", "2H", "a hand holds at most 13 cards, got 14"),
         ("AX", "2C", "unknown suit 'X' in card 'AX'"),
         ("AS", "2Z", "unknown suit 'Z' in card '2Z'"),
+        ("AS", "AH | 6H", "a trick is its cards in play order, without '|'"),  # was: suit '|'
     ],
 )
 def test_legal_input_errors(hand: str, trick: str, message: str) -> None:
