@@ -35,6 +35,7 @@ from callbreak_lab.game import Position  # noqa: E402
 from callbreak_lab.rules import Ruleset  # noqa: E402
 from callbreak_lab.solver import api  # noqa: E402
 from callbreak_lab.solver._consts import (  # noqa: E402
+    OPT_DECIDED,
     OPT_EQUIV,
     OPT_LAST,
     OPT_MTD,
@@ -186,6 +187,7 @@ def bench_techniques(n: int, tricks_left: int) -> list[tuple[str, int, float]]:
         ("no move ordering", OPT_ORDER),
         ("bisection, not MTD(f)", OPT_MTD),
         ("no last-trick shortcut", OPT_LAST),
+        ("no decided-trick stop", OPT_DECIDED),
     ]
     out = []
     ref = None

@@ -63,12 +63,13 @@ ABOVE = np.array([(0x1FFF >> (r + 1)) << (r + 1) for r in range(-1, 13)], dtype=
 OPT_TT = 0  # transposition table at trick boundaries
 OPT_QUICK = 1  # sure-trick bounds at trick boundaries
 OPT_EQUIV = 2  # one card per run of equivalent cards
-OPT_ORDER = 3  # heuristic move ordering (plus table move first)
+OPT_ORDER = 3  # heuristic move ordering (table move first, then the ply's last cutting lead)
 OPT_MTD = 4  # drive null-window probes from a guess (else bisection)
 OPT_LAST = 5  # evaluate the last tricks directly
 OPT_ETC = 6  # look the children of a lead up in the table before searching them
 OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
-N_OPTS = 8
+OPT_DECIDED = 8  # mid-trick: stop when the trick's winner is fixed and settles the question
+N_OPTS = 9
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0
@@ -82,7 +83,10 @@ ST_LEFT = 8
 ST_CUTS = 22
 #: stats[ST_KIND + 4 * left + 2 * result + (target on lead)]: table stores by kind
 ST_KIND = 26
-N_STATS = ST_KIND + 4 * 14
+#: stats[ST_POSCUT + 8 * pos + (0 target's node, 4 another seat's) + i]: cutoffs at nodes ``pos``
+#: cards into a trick; i = 0 all, 1 on the first move, 2 moves tried before the cutting one
+ST_POSCUT = ST_KIND + 4 * 14
+N_STATS = ST_POSCUT + 32
 
 
 def default_opts() -> np.ndarray:

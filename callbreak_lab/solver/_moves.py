@@ -138,6 +138,7 @@ def gen_moves(
     vr,
     ban,
     hint,
+    killer,
     use_equiv,
     use_order,
     mv,
@@ -150,7 +151,9 @@ def gen_moves(
     of the trick card whose rank the legal-card rules compared).
 
     One card per run of equivalent cards when ``use_equiv``; ``hint`` is a card to try first
-    (the table's best lead) or -1. ``legal``, ``live``, ``scores`` are scratch arrays.
+    (the table's best lead) or -1; ``killer`` a lead to try next (the last lead that cut off
+    at this ply, a "killer move"; leads only: on following cards it cost more than it saved) or
+    -1. ``legal``, ``live``, ``scores`` are scratch arrays.
     """
     hand = hands[mover]
     led = 0
@@ -177,6 +180,9 @@ def gen_moves(
                     side_winning = False
                     break
     hint_rep = -1
+    kill_rep = -1
+    if killer >= 0 and (hand[killer // 13] >> (killer % 13)) & 1:
+        kill_rep = rep_of(killer, hand[killer // 13], live[killer // 13])
     if hint >= 0 and (hand[hint // 13] >> (hint % 13)) & 1:
         hint_rep = rep_of(hint, hand[hint // 13], live[hint // 13])
     n = 0
@@ -202,6 +208,8 @@ def gen_moves(
                     sc = 200 + r if not enemy_beats else 40 - r - POP[hand[s]]
                     if c == hint_rep:
                         sc += 1000
+                    elif c == kill_rep:
+                        sc += 500
                 elif beats(c, best):
                     if side_winning:
                         sc = -r - spade_pen - 30

@@ -14,6 +14,7 @@ from ._bounds import quick_bounds
 from ._consts import (
     HI,
     MAXPLY,
+    OPT_DECIDED,
     OPT_EQUIV,
     OPT_LAST,
     OPT_MTD,
@@ -26,13 +27,14 @@ from ._consts import (
     ST_KIND,
     ST_LEFT,
     ST_NODES,
+    ST_POSCUT,
     ST_PROBES,
     ST_QUICK_CUTS,
     ST_TT_HITS,
     ST_TT_STORES,
     kernel,
 )
-from ._moves import gen_moves, run_above, trick_info
+from ._moves import can_beat, gen_moves, run_above, trick_info
 from ._table import (
     bucket_of,
     card_of_rel,
@@ -56,7 +58,8 @@ F_REL = 7  # relevant cards backed up from the children searched so far
 F_LMARK = 8  # card compared by the legal-card rules at this node
 F_TMARK = 9  # card that won the trick by rank (pos 3 nodes, current move)
 F_CODE = 10  # 4 columns: owners of each suit, highest first
-N_FIELDS = 14
+F_KILL = 14  # killer: the last move that cut off at this ply
+N_FIELDS = 15
 
 _ENTER = 0
 _ITER = 1
@@ -145,6 +148,7 @@ def probe(
     use_order = opts[OPT_ORDER]
     use_last = opts[OPT_LAST]
     use_part = opts[OPT_PART]
+    use_decided = opts[OPT_DECIDED]
     fl = mb * 2 + vr
     nslots = keys.shape[0]
     legal = scratch[0]
@@ -227,6 +231,33 @@ def probe(
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
+            elif use_decided:
+                # nobody still to play can beat the winning card (``can_beat`` ignores the
+                # must-follow rules, so it errs towards "can"): the trick's winner is fixed; stop
+                # when that alone settles the question. The result relied on the winning card's
+                # rank (marked as at a completed trick).
+                led, best, wo = trick_info(tc, ts, pos)
+                fixed = True
+                for j in range(pos, 4):
+                    if can_beat(hands[(leader + j) % 4], best, led):
+                        fixed = False
+                        break
+                if fixed:
+                    if (leader + wo) % 4 == target:
+                        if won + 1 >= k:
+                            r = 1
+                            rel = 1 << best
+                            mode = _RETURN
+                            continue
+                    else:
+                        after = 0
+                        for s in range(4):
+                            after += POP[hands[leader, s]]
+                        if won + after < k:
+                            r = 0
+                            rel = 1 << best
+                            mode = _RETURN
+                            continue
             n, lmark = gen_moves(
                 hands,
                 mover,
@@ -239,6 +270,7 @@ def probe(
                 vr,
                 ban,
                 hint,
+                pl[p, F_KILL] - 1,
                 use_equiv,
                 use_order,
                 mv,
@@ -296,7 +328,13 @@ def probe(
                 stats[ci] += 1
                 if pl[p, F_MI] == 1:
                     stats[ci + 1] += 1
+                pi = ST_POSCUT + pos * 8 + (0 if mover == target else 4)
+                stats[pi] += 1
+                if pl[p, F_MI] == 1:
+                    stats[pi + 1] += 1
+                stats[pi + 2] += pl[p, F_MI] - 1
                 rel |= pl[p, F_LMARK]
+                pl[p, F_KILL] = c + 1
                 if not use_part:
                     rel = _ALL
                 _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, gen, stats)
