@@ -10,6 +10,10 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     python scripts/solver_check.py compare old.json new.json
     # pruning on vs. off in one version (sure-trick bounds, partition search):
     python scripts/solver_check.py techniques --positions 400 --seed 7
+    # node counts (and values) of every seat-solve of Deal.random(0..11), table cleared per
+    # solve, one file per version; compare-nodes sums them per preset and lists the worst ratios
+    python scripts/solver_check.py nodes old-nodes.json --presets online,modern,home --seeds 0:12
+    python scripts/solver_check.py compare-nodes old-nodes.json new-nodes.json
 
 Positions: random deals (presets modern, strict, online, home in turn) played at random to a
 trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the
@@ -30,7 +34,7 @@ from pathlib import Path
 
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
-from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, default_opts
+from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, ST_NODES, default_opts
 from callbreak_lab.solver._engine import Engine
 from callbreak_lab.solver.api import Root, make_root, value_of, values_of
 
@@ -102,6 +106,50 @@ def techniques(n: int, seed: int) -> int:
     return 1 if bad else 0
 
 
+def nodes(out: Path, presets: list[str], lo: int, hi: int) -> int:
+    """Value, nodes and CPU seconds of each seat-solve of ``Deal.random(lo..hi-1)``."""
+    eng = Engine()
+    rows: dict[str, list[float]] = {}
+    for preset in presets:
+        for seed in range(lo, hi):
+            root = make_root(Deal.random(seed), preset)
+            for seat in range(4):
+                eng.clear()
+                n0 = int(eng.stats[ST_NODES])
+                t0 = time.process_time()
+                v = value_of(root, seat, eng)
+                dt = time.process_time() - t0
+                rows[f"{preset}/{seed}/{seat}"] = [v, int(eng.stats[ST_NODES]) - n0, round(dt, 3)]
+        print(f"{preset}: {sum(r[1] for k, r in rows.items() if k.startswith(preset)):,} nodes")
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(rows))
+    tmp.replace(out)
+    return 0
+
+
+def compare_nodes(a: Path, b: Path) -> int:
+    old, new = json.loads(a.read_text()), json.loads(b.read_text())
+    common = [k for k in old if k in new]
+    bad = [k for k in common if old[k][0] != new[k][0]]
+    for k in bad[:20]:
+        print(f"{k}: value {old[k][0]} vs {new[k][0]}")
+    for preset in [*sorted({k.split("/")[0] for k in common}), ""]:
+        ks = [k for k in common if k.startswith(preset)]
+        na = sorted(old[k][1] for k in ks)
+        nb = sorted(new[k][1] for k in ks)
+        ta, tb = sum(old[k][2] for k in ks), sum(new[k][2] for k in ks)
+        print(
+            f"{preset or 'all':8} nodes {sum(na) / 1e6:8.1f} M -> {sum(nb) / 1e6:8.1f} M "
+            f"({sum(nb) / max(sum(na), 1):.3f}), median {na[len(na) // 2] / 1e3:.0f} K -> "
+            f"{nb[len(nb) // 2] / 1e3:.0f} K, max {na[-1] / 1e6:.1f} M -> {nb[-1] / 1e6:.1f} M, "
+            f"CPU {ta:.0f} -> {tb:.0f} s"
+        )
+    worst = sorted(common, key=lambda k: new[k][1] / max(old[k][1], 1), reverse=True)[:6]
+    print("worst ratios:", ", ".join(f"{k} {old[k][1]:,} -> {new[k][1]:,}" for k in worst))
+    print(f"{len(bad)} of {len(common)} seat-solves with differing values")
+    return 1 if bad else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
@@ -111,6 +159,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
     t = sub.add_parser("techniques", help="pruning on vs. off")
+    nd = sub.add_parser("nodes", help="node counts of every seat-solve of seeded deals")
+    nd.add_argument("out", type=Path)
+    nd.add_argument("--presets", default="online,modern,home")
+    nd.add_argument("--seeds", default="0:12", help="LO:HI, deals Deal.random(LO..HI-1)")
+    cn = sub.add_parser("compare-nodes", help="two node-count files")
+    cn.add_argument("a", type=Path)
+    cn.add_argument("b", type=Path)
     for q in (r, t):
         q.add_argument("--positions", type=int, default=300)
         q.add_argument("--seed", type=int, default=11)
@@ -119,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         return record(args.out, args.positions, args.seed)
     if args.command == "compare":
         return compare(args.a, args.b)
+    if args.command == "nodes":
+        lo, hi = (int(x) for x in args.seeds.split(":"))
+        return nodes(args.out, args.presets.split(","), lo, hi)
+    if args.command == "compare-nodes":
+        return compare_nodes(args.a, args.b)
     return techniques(args.positions, args.seed)
 
 

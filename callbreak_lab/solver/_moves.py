@@ -126,6 +126,40 @@ def run_above(card, mine, live):
 
 
 @kernel
+def coalition_takes(hands, leader, target, c):
+    """Whether the other seats surely win the trick when ``leader`` (not the target) leads
+    ``c``: a partner covers the target's best card of the suit or ruffs it, or tops the target's
+    ruff (a move-ordering guess: the must-follow rules aside, it is not a proof)."""
+    s = c // 13
+    r = c % 13
+    ts = hands[target, s]
+    if ts != 0:
+        top = HI[ts]
+        if r > top:
+            return True
+        for j in range(1, 4):
+            q = (leader + j) % 4
+            if q == target:
+                continue
+            h = hands[q, s]
+            if h != 0:
+                if HI[h] > top:
+                    return True
+            elif s != 3 and hands[q, 3] != 0:
+                return True
+        return False
+    tsp = hands[target, 3]
+    if s == 3 or tsp == 0:
+        return True
+    top = HI[tsp]
+    for j in range(1, 4):
+        q = (leader + j) % 4
+        if q != target and hands[q, s] == 0 and HI[hands[q, 3]] > top:
+            return True
+    return False
+
+
+@kernel
 def gen_moves(
     hands,
     mover,
@@ -205,7 +239,16 @@ def gen_moves(
                         if q != mover and (q == target) != is_max and can_beat(hands[q], c, s):
                             enemy_beats = True
                             break
-                    sc = 200 + r if not enemy_beats else 40 - r - POP[hand[s]]
+                    # leads, best first: the table's lead, the ply's killer, then for the
+                    # other seats a lead a partner surely wins (above cashing: 144 seat-solves
+                    # 8 % fewer nodes; below cashing it saved nothing), winners nobody beats
+                    # (highest first), the rest low from short suits
+                    if not enemy_beats:
+                        sc = 200 + r
+                    elif not is_max and coalition_takes(hands, leader, target, c):
+                        sc = 250 - r
+                    else:
+                        sc = 40 - r - POP[hand[s]]
                     if c == hint_rep:
                         sc += 1000
                     elif c == kill_rep:
