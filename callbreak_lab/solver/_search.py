@@ -200,6 +200,20 @@ def probe(
                     mode = _RETURN
                     continue
                 ban = ban_root if p == 0 else 0
+                if use_quick and ban == 0:  # the bounds assume a free lead
+                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr, need, need)
+                    if lb >= need:
+                        stats[ST_QUICK_CUTS] += 1
+                        r = 1
+                        rel = lmk
+                        mode = _RETURN
+                        continue
+                    if ub < need:
+                        stats[ST_QUICK_CUTS] += 1
+                        r = 0
+                        rel = umk
+                        mode = _RETURN
+                        continue
                 if use_tt and ban == 0:
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
@@ -217,20 +231,6 @@ def probe(
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
-                if use_quick and ban == 0:  # the bounds assume a free lead
-                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr, need, need)
-                    if lb >= need:
-                        stats[ST_QUICK_CUTS] += 1
-                        r = 1
-                        rel = lmk
-                        mode = _RETURN
-                        continue
-                    if ub < need:
-                        stats[ST_QUICK_CUTS] += 1
-                        r = 0
-                        rel = umk
-                        mode = _RETURN
-                        continue
             elif use_decided:
                 # nobody still to play can beat the winning card (``can_beat`` ignores the
                 # must-follow rules, so it errs towards "can"): the trick's winner is fixed; stop
