@@ -608,7 +608,10 @@ class Deal:
         return cls._trusted(masks)
 
     def __getitem__(self, seat: int) -> Hand:
-        return self.hands[seat]
+        """The hand of ``seat`` (0..3; not -1 for seat 3, nor ``True`` for seat 1)."""
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+            raise DealError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
+        return self.hands[int(seat)]
 
     def __iter__(self) -> Iterator[Hand]:
         return iter(self.hands)

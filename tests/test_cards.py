@@ -432,3 +432,16 @@ def test_numpy_ints_are_ints_but_bools_and_floats_are_not() -> None:
     for bad in (True, np.True_, 3.0, np.float64(3.0), np.int64(-1), np.uint64(1 << 52)):
         with pytest.raises(HandError, match=re.escape("0..2**52-1")):
             Hand(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, 1.0, "1"])
+def test_deal_index_rejects_what_is_not_a_seat(seat: object) -> None:
+    deal = Deal.random(3)
+    with pytest.raises(DealError, match="seat must be 0, 1, 2 or 3"):
+        deal[seat]  # type: ignore[index]
+
+
+def test_deal_index_takes_seats_as_ints_and_numpy_ints() -> None:
+    deal = Deal.random(3)
+    assert [deal[s] for s in range(4)] == list(deal.hands)
+    assert deal[np.int64(2)] == deal.hands[2]
