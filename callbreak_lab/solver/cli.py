@@ -16,7 +16,11 @@ from .api import card_values, dd_table, playout, solve
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``solve``."""
     p.add_argument("deal", nargs="?", help="four dotted hands, seats 0..3 (or use --file)")
-    p.add_argument("--plays", default="", help="cards already played (a play record)")
+    p.add_argument(
+        "--plays",
+        default="",
+        help="cards already played (a play record); omitted or empty: from the start of the deal",
+    )
     p.add_argument("--seat", type=int, default=None, help="print only this seat's value")
     p.add_argument(
         "--cards",
