@@ -66,10 +66,9 @@ OPT_EQUIV = 2  # one card per run of equivalent cards
 OPT_ORDER = 3  # heuristic move ordering (table move first, then the ply's last cutting lead)
 OPT_MTD = 4  # drive null-window probes from a guess (else bisection)
 OPT_LAST = 5  # evaluate the last tricks directly
-OPT_ETC = 6  # look the children of a lead up in the table before searching them
+OPT_DECIDED = 6  # mid-trick: stop when the trick's winner is fixed and settles the question
 OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
-OPT_DECIDED = 8  # mid-trick: stop when the trick's winner is fixed and settles the question
-N_OPTS = 9
+N_OPTS = 8
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0
