@@ -18,6 +18,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from callbreak_lab.cards import Card, Hand
 from callbreak_lab.rules import Ruleset, trick_winner
 
@@ -79,9 +81,9 @@ class BhoosTrick:
 
 
 def _index(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= 3:
         raise BhoosError(f"{what} must be a player index 0..3, got {value!r}")
-    return value
+    return int(value)
 
 
 def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]:

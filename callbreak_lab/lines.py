@@ -85,11 +85,9 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
     if len(vals) != 4:
         raise LineError(f"calls need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
-        if (
-            isinstance(v, bool)
-            or not isinstance(v, int | np.integer)
-            or not rules.min_call <= v <= rules.max_call
-        ):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer):
+            raise LineError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
+        if not rules.min_call <= v <= rules.max_call:
             raise LineError(
                 f"seat {seat} called {v!r}: {rules.name} calls are "
                 f"{rules.min_call}..{rules.max_call}"
@@ -97,10 +95,22 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
     return tuple(int(v) for v in vals)
 
 
-def _rules_of(position: Position, rules: Ruleset | str | None) -> tuple[Position, Ruleset]:
-    """The position under ``rules`` (replayed when they play differently from its own)."""
+def _rules_of(
+    position: Position | Deal | str, rules: Ruleset | str | None
+) -> tuple[Position, Ruleset]:
+    """The position under ``rules`` (replayed when they play differently from its own); a Deal
+    or deal text is its start (seat 0 on lead) and needs ``rules``."""
+    if isinstance(position, Deal | str):
+        if rules is None:
+            raise LineError("rules are needed for a Deal (a preset name or a Ruleset)")
+        try:
+            d = Deal.parse(position)
+        except ValueError as e:
+            raise LineError(f"cannot read the deal: {e}") from None
+        start = Position(d, rules)
+        return start, start.rules
     if not isinstance(position, Position):
-        raise LineError(f"need a Position, got {type(position).__name__}")
+        raise LineError(f"need a Position, a Deal or deal text, got {type(position).__name__}")
     if rules is None:
         return position.copy(), position.rules
     r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
@@ -405,7 +415,7 @@ def _playout_steps(pos: Position, rules: Ruleset, first: int) -> list[Step]:
 
 
 def play_line(
-    position: Position,
+    position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
@@ -419,7 +429,7 @@ def play_line(
 
 
 def playout_line(
-    position: Position,
+    position: Position | Deal | str,
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
 ) -> Line:

@@ -82,6 +82,12 @@ class Ruleset:
     _flags: tuple[int, int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # numpy scalars (array elements, e.g. from a sweep) become plain ints and bools
+        for key in ("min_call", "max_call", "match_deals", "target_score"):
+            object.__setattr__(self, key, _plain(getattr(self, key)))
+        for key in ("must_beat", "first_trick_spade_ban"):
+            if isinstance(getattr(self, key), np.bool_):
+                object.__setattr__(self, key, bool(getattr(self, key)))
         problems = []
         if not isinstance(self.name, str) or not self.name:
             problems.append(f"name must be a non-empty string, got {self.name!r}")
@@ -234,7 +240,9 @@ class Ruleset:
     def check_call(self, call: int) -> None:
         """Raise RulesError unless ``call`` is in this ruleset's range."""
         call = _plain(call)
-        if not _is_int(call) or not self.min_call <= call <= self.max_call:
+        if not _is_int(call):
+            raise RulesError(f"a call is a whole number of tricks (an int), got {call!r}")
+        if not self.min_call <= call <= self.max_call:
             raise RulesError(
                 f"call {call!r} is outside {self.name}'s range {self.min_call}..{self.max_call}"
             )

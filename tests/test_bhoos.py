@@ -166,3 +166,13 @@ def test_read_requests_errors() -> None:
         list(read_requests('{"a": 1}{"b":'))
     with pytest.raises(BhoosError, match="expected a JSON object"):
         list(read_requests("[1, 2]"))
+
+
+def test_history_indices_may_be_numpy_ints() -> None:
+    import numpy as np
+
+    plain = _history()
+    h = [[np.int64(s), cards, np.int8(w)] for s, cards, w in plain]
+    tricks = parse_history(h)
+    assert tricks == parse_history(plain)
+    assert all(type(t.start) is int and type(t.winner) is int for t in tricks)

@@ -297,8 +297,14 @@ def test_errors() -> None:
         play_line(pos, 1, calls="a,b,c,d")
     with pytest.raises(LineError, match=r"calls are 2\.\.13"):
         play_line(pos, 1, calls=[1, 3, 3, 3])
-    with pytest.raises(LineError, match="need a Position"):
-        play_line("AKQ", 1)  # type: ignore[arg-type]
+    with pytest.raises(LineError, match="cannot read the deal"):
+        play_line("AKQ", 1, "home")
+    with pytest.raises(LineError, match="rules are needed for a Deal"):
+        play_line(pos.deal, 1)
+    with pytest.raises(LineError, match="need a Position, a Deal or deal text, got int"):
+        play_line(5, 1, "home")  # type: ignore[arg-type]
+    with pytest.raises(LineError, match="whole numbers"):
+        play_line(pos, 1, calls=[3.0, 3, 3, 3])  # type: ignore[list-item]
     with pytest.raises(LineError, match="whole numbers, got 5"):
         play_line(pos, 1, calls=5)  # type: ignore[arg-type]
     # the ruleset's own highest call, not always 13
@@ -346,3 +352,14 @@ def test_follow_when_every_card_beats() -> None:
     pos = ending(["AC", "3H 2H", "4H 2C", "5H 3C"], "modern", leader=0, trick="KH")
     step = play_line(pos, 1).steps[0]
     assert step.restriction == "must follow hearts (cannot beat the K♥)"
+
+
+def test_lines_from_a_deal_or_its_text_start_the_deal() -> None:
+    deal = Deal.random(1)
+    line = play_line(deal, 2, "modern")
+    assert len(line.steps) == 52
+    assert play_line(str(deal), 2, "modern").text() == line.text()
+    assert play_line(Position(deal, "modern"), 2).text() == line.text()
+    out = playout_line(deal, "online")
+    assert out.text() == playout_line(Position(deal, "online")).text()
+    assert sum(out.tricks) == 13

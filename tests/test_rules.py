@@ -430,7 +430,8 @@ def test_variation_scorings() -> None:
         (14, 5, "call 14 is outside modern's range 1..13"),
         (3, 14, "tricks must be 0..13, got 14"),
         (3, -1, "tricks must be 0..13, got -1"),
-        (3.0, 3, "call 3.0 is outside"),
+        (3.0, 3, "a call is a whole number of tricks (an int), got 3.0"),
+        ("3", 3, "a call is a whole number of tricks (an int), got '3'"),
     ],
 )
 def test_score_errors(call: int, tricks: int, message: str) -> None:
@@ -534,3 +535,20 @@ def test_reference_minimax_legal_agrees() -> None:
                 r = PRESETS["modern"].replace(must_beat=mb, void_rule=vr)
                 got = {int(c) for c in r.legal_cards(Hand.from_cards(hand), trick)}
                 assert got == set(ref.legal(hand, trick, mb, vr, False, False))
+
+
+def test_ruleset_fields_take_numpy_scalars() -> None:
+    r = Ruleset.preset("modern").replace(
+        min_call=np.int64(2),
+        max_call=np.int8(8),
+        match_deals=np.int32(3),
+        must_beat=np.bool_(False),
+    )
+    assert (r.min_call, r.max_call, r.match_deals, r.must_beat) == (2, 8, 3, False)
+    assert type(r.min_call) is int and type(r.must_beat) is bool
+    assert r == Ruleset.preset("modern").replace(
+        min_call=2, max_call=8, match_deals=3, must_beat=False
+    )
+    assert eval(repr(r), {"Ruleset": Ruleset}) == r
+    with pytest.raises(RulesError, match=r"max_call must be an int 1\.\.13, got 14"):
+        Ruleset.preset("modern").replace(max_call=np.int64(14))
