@@ -1,0 +1,150 @@
+"""The Monte Carlo reference on held-out hands, resumable (a developer tool for long runs).
+
+``callbreak-lab evaluate-model --mc-hands N`` computes the same reference in one go; at several
+seconds per layout that is hours, so this script keeps each hand's result in a JSON file as it
+goes (atomically) and picks up where it stopped:
+
+    python scripts/mc_reference.py run --rules modern --hands 24 --layouts 50 \\
+        --out benchmarks/mc/modern.json
+    python scripts/mc_reference.py report benchmarks/mc/modern.json
+
+Hands: the first ``--hands`` deals of the held-out split (deal-index order, so the choice does not
+change as the dataset grows), each at seat ``deal index % 4``; layouts seeded by the deal index.
+``report`` scores, on those hands and against the hand's actual play-out tricks in the dataset,
+the Monte Carlo call (best call of the sampled play-out distribution), the shipped model, each
+baseline and the clairvoyant call, with each caller's paired difference from Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from callbreak_lab import data as data_mod
+from callbreak_lab._atomic import atomic_open
+from callbreak_lab.baselines import BASELINES, baseline_calls
+from callbreak_lab.calls import best_calls
+from callbreak_lab.cards import Hand
+from callbreak_lab.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
+from callbreak_lab.model import load_model
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.simulate import monte_carlo
+from callbreak_lab.solver import SOLVER_VERSION
+
+
+def held_out_hands(rules: Ruleset, data_dir: str, n: int) -> HandSet:
+    """The first ``n`` held-out deals, each at seat ``deal index % 4``."""
+    test = flatten(data_mod.load(data_mod.profile_of(rules), data_dir, split="test"))
+    rows = np.flatnonzero(test.seats == test.deal % 4)[:n]
+    if len(rows) < n:
+        sys.exit(f"only {len(rows)} held-out deals in {data_dir}, asked for {n}")
+    return test.take(rows)
+
+
+def _write(path: Path, doc: dict) -> None:
+    with atomic_open(path) as f:
+        f.write((json.dumps(doc, indent=1) + "\n").encode())
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = Ruleset.preset(args.rules)
+    hands = held_out_hands(rules, args.data, args.hands)
+    out = Path(args.out)
+    doc = {
+        "rules": rules.name,
+        "layouts": args.layouts,
+        "solver_version": SOLVER_VERSION,
+        "hands": [],
+    }
+    if out.exists():
+        doc = json.loads(out.read_text())
+        if (doc["rules"], doc["layouts"]) != (rules.name, args.layouts):
+            sys.exit(f"{out} holds {doc['rules']} with {doc['layouts']} layouts: use another file")
+    done = {(h["deal"], h["seat"]) for h in doc["hands"]}
+    for mask, seat, deal in zip(hands.masks, hands.seats, hands.deal, strict=True):
+        if (int(deal), int(seat)) in done:
+            continue
+        t0 = time.perf_counter()
+        mc = monte_carlo(Hand(int(mask)), int(seat), rules, n=args.layouts, seed=int(deal))
+        seconds = time.perf_counter() - t0
+        doc["hands"].append(
+            {
+                "deal": int(deal),
+                "seat": int(seat),
+                "hand": str(mc.hand),
+                "playout_counts": np.bincount(mc.playout, minlength=14).tolist(),
+                "dd_counts": np.bincount(mc.dd, minlength=14).tolist(),
+                "best_call": mc.best_call,
+                "seconds": round(seconds, 1),
+            }
+        )
+        _write(out, doc)
+        print(f"{len(doc['hands'])}/{args.hands}: deal {deal} seat {seat} {mc.hand} "
+              f"call {mc.best_call} ({seconds:.0f} s)", flush=True)  # fmt: skip
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    doc = json.loads(Path(args.file).read_text())
+    rules = Ruleset.preset(doc["rules"])
+    entries = doc["hands"]
+    n = len(entries)
+    if n < 2:
+        sys.exit(f"{args.file} holds {n} hands: nothing to compare yet")
+    hands = held_out_hands(rules, args.data, n)
+    keys = [(h["deal"], h["seat"]) for h in entries]
+    if keys != [(int(d), int(s)) for d, s in zip(hands.deal, hands.seats, strict=True)]:
+        sys.exit("the file's hands are not the first held-out hands of this dataset")
+    counts = np.array([h["playout_counts"] for h in entries], dtype=np.float64)
+    mc_calls = best_calls(counts / counts.sum(axis=1, keepdims=True), rules).call
+    model = load_model(rules, args.models)
+    callers = {
+        "monte_carlo": mc_calls,
+        "model": best_calls(model.predict_proba(hands.masks, hands.seats), rules).call,
+    }
+    for name in BASELINES:
+        callers[name] = baseline_calls(name, hands.masks, hands.seats, rules)
+    callers["clairvoyant"] = clairvoyant_calls(hands.playout, rules)
+    ref = call_scores(mc_calls, hands.playout, rules) / 10.0
+    print(f"{rules.name}: {n} held-out hands, Monte Carlo with {doc['layouts']} layouts each, "
+          f"outcome = the hand's play-out tricks in the dataset")  # fmt: skip
+    head = ("caller", "mean", "± se", "- MC", "± paired se", "same call")
+    print("{:<22} {:>7} {:>6} {:>7} {:>12} {:>10}".format(*head))
+    for name, calls in callers.items():
+        s = call_scores(calls, hands.playout, rules) / 10.0
+        d = s - ref
+        print(
+            f"{name:<22} {s.mean():7.3f} {s.std(ddof=1) / np.sqrt(n):6.3f} {d.mean():+7.3f} "
+            f"{d.std(ddof=1) / np.sqrt(n):12.3f} {np.mean(calls == mc_calls):10.0%}"
+        )
+    secs = [h["seconds"] for h in entries]
+    print(f"seconds per hand: median {np.median(secs):.0f}, total {sum(secs) / 3600:.1f} h")
+    return 0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="compute (or continue) the reference")
+    r.add_argument("--rules", required=True)
+    r.add_argument("--hands", type=int, required=True)
+    r.add_argument("--layouts", type=int, default=200)
+    r.add_argument("--out", required=True)
+    r.add_argument("--data", default="data")
+    r.set_defaults(func=run)
+    q = sub.add_parser("report", help="score the callers on the computed hands")
+    q.add_argument("file")
+    q.add_argument("--data", default="data")
+    q.add_argument("--models", default=None)
+    q.set_defaults(func=report)
+    args = p.parse_args()
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
