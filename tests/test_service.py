@@ -231,6 +231,7 @@ BAD = [
     ("/v1/line", {"deal": str(DEAL), "calls": "3,4,2,14"}, "calls", "14"),
     ("/v1/line", {"deal": str(DEAL), "calls": "3,4"}, "calls", ""),
     ("/v1/analyse", {"deal": str(DEAL)}, "plays", "Field required"),
+    ("/v1/analyse", {"deal": str(DEAL), "plays": " "}, "plays", "no card is played"),
     ("/v1/analyse", {"deal": str(DEAL), "plays": "AS", "rules": "strict+min_call=0"}, "rules",
      "min_call"),
 ]  # fmt: skip

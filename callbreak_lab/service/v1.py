@@ -146,6 +146,8 @@ def register(app: FastAPI, svc: Service) -> None:
         flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``)."""
         rules = parse_rules(req.rules)
         pos = parse_position(req.deal, req.plays, rules)
+        if not pos.history:  # as the CLI's `analyse` says (a review of no card is not an answer)
+            raise FieldError("plays", "no card is played: give the cards to review")
         calls = parse_calls(req.calls, rules)
         result: dict[str, Any] = await svc.run(
             "analyse",
