@@ -57,11 +57,6 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def _paired(a: Any, b: Any) -> tuple[float, float]:
-    d = a - b
-    return float(d.mean()), float(d.std(ddof=1) / len(d) ** 0.5)
-
-
 def select_params(train: Any, profile: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Compare :data:`CANDIDATES` (and call conditioning for the winner) on held-out training
     deals; returns the chosen parameters and the measured table."""
@@ -69,7 +64,7 @@ def select_params(train: Any, profile: str, seed: int) -> tuple[dict[str, Any], 
 
     from callbreak_lab import data
     from callbreak_lab.calls import best_calls
-    from callbreak_lab.evaluation import call_scores, fit_model, log_loss
+    from callbreak_lab.evaluation import call_scores, fit_model, log_loss, paired_gap
     from callbreak_lab.model import _deal_calls
     from callbreak_lab.rules import Ruleset
 
@@ -105,7 +100,7 @@ def select_params(train: Any, profile: str, seed: int) -> tuple[dict[str, Any], 
     gains = {}
     for r in presets:
         cs = call_scores(best_calls(cproba, r).call, val.playout, r) / 10
-        gains[r.name] = _paired(cs, scores[r.name])
+        gains[r.name] = paired_gap(cs, scores[r.name], val.deal)
     keep = all(mean > se for mean, se in gains.values())
     table["conditioning"] = {
         "gain_mean_se": {k: [round(m, 4), round(se, 4)] for k, (m, se) in gains.items()},
@@ -155,6 +150,9 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
             "mean_score": {r.name: round(r.mean_score, 4) for r in ev.playout_table},
             "mean_score_floor_outcome": {r.name: round(r.mean_score, 4) for r in ev.floor_table},
             "made_rate": {r.name: round(r.made_rate, 4) for r in ev.playout_table},
+            "model_minus_baseline": {
+                k: [round(m, 4), round(se, 4)] for k, (m, se) in ev.model_gaps.items()
+            },
             "monte_carlo": ev.mc_gap,
         }
     paths = save_model(

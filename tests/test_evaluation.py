@@ -19,6 +19,7 @@ from callbreak_lab.evaluation import (
     fit_model,
     flatten,
     log_loss,
+    paired_gap,
     parse_hand_line,
     reliability,
     score_row,
@@ -62,6 +63,22 @@ def test_score_row_uses_the_ruleset_scoring() -> None:
     assert row.made_rate == 0.75 and row.mean_call == 3.0 and row.n == 4
     home = score_row("x", np.array([8, 8, 3]), np.array([9, 10, 4]), PRESETS["home"])
     assert home.mean_score == pytest.approx((13 - 8 + 3) / 3)
+
+
+def test_paired_gap_clusters_by_deal() -> None:
+    a = np.array([3.0, 1.0, 2.0, 5.0])
+    b = np.array([1.0, 1.0, 1.0, 1.0])
+    d = a - b  # 2, 0, 1, 4
+    # one hand per deal: the ordinary standard error of the mean difference
+    m, se = paired_gap(a, b, np.array([0, 1, 2, 3]))
+    assert m == pytest.approx(1.75) and se == pytest.approx(d.std(ddof=1) / 2)
+    # two deals of two hands: the error of the per-deal sums (2, 5 around 2 * 1.75 each)
+    m, se = paired_gap(a, b, np.array([7, 7, 9, 9]))
+    assert m == pytest.approx(1.75)
+    assert se == pytest.approx(np.sqrt(2 / 1 * ((2 - 3.5) ** 2 + (5 - 3.5) ** 2)) / 4)
+    # identical callers: no difference, no error; one deal: no error estimate
+    assert paired_gap(a, a, np.arange(4)) == (0.0, 0.0)
+    assert np.isnan(paired_gap(a, b, np.zeros(4))[1])
 
 
 def test_log_loss_and_reliability() -> None:
@@ -127,6 +144,15 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
     text = report.format()
     for heading in ("Outcome = play-out tricks", "guaranteed tricks", "log loss", "learning"):
         assert heading in text
+    # paired gaps: the model's mean score minus each baseline's, on the same hands
+    rows = {r.name: r.mean_score for r in report.playout_table}
+    assert set(report.model_gaps) == set(names[1:-1])
+    for name, (gap, se) in report.model_gaps.items():
+        assert gap == pytest.approx(rows["model"] - rows[name])
+        assert se >= 0 and f"model - {name}: {gap:+.3f}" in text
+    assert (
+        saved["model_gaps"]["fractional_honours"][0] == report.model_gaps["fractional_honours"][0]
+    )
 
 
 @pytest.mark.slow
