@@ -58,6 +58,8 @@ cards, 13 each); other card counts raise :class:`FeatureError`.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from math import comb
 from typing import Protocol
 
@@ -67,12 +69,14 @@ import numpy.typing as npt
 __all__ = [
     "FEATURE_NAMES",
     "N_FEATURES",
+    "SIDE_SUIT_ORDERS",
     "FeatureError",
     "HasMask",
     "feature_dict",
     "features_for",
     "hand_features",
     "mask_of",
+    "rename_side_suits",
     "suit_patterns",
     "validate_hands",
 ]
@@ -349,6 +353,24 @@ def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> n
     if n:
         acc[np.arange(n), _COL["seat_0"] + seat_arr] = 1.0
     return acc[:, :N_FEATURES].astype(np.float32)
+
+
+#: The six orders of the side suits (clubs, diamonds, hearts): ``SIDE_SUIT_ORDERS[k][s]`` is
+#: where suit ``s`` goes. The rules treat the three side suits alike, so a deal with its side
+#: suits renamed is another deal with the same trick counts (up to the play-out's tie-break
+#: between equally good cards of different suits).
+SIDE_SUIT_ORDERS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))
+
+
+def rename_side_suits(masks: npt.ArrayLike, order: Sequence[int]) -> np.ndarray:
+    """The hands ``masks`` (uint64) with side suit ``s`` renamed ``order[s]``; spades stay."""
+    if sorted(order) != [0, 1, 2]:
+        raise FeatureError(f"order must be a permutation of 0, 1, 2, got {tuple(order)!r}")
+    m = np.asarray(masks, dtype=np.uint64)
+    out = m & np.uint64(0x1FFF << 39)
+    for s in range(3):
+        out |= ((m >> np.uint64(13 * s)) & np.uint64(0x1FFF)) << np.uint64(13 * int(order[s]))
+    return out
 
 
 def mask_of(hand: HasMask | int | np.integer) -> int:

@@ -43,7 +43,14 @@ from sklearn.base import BaseEstimator
 from callbreak_lab._atomic import atomic_open
 from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
 from callbreak_lab.cards import Hand
-from callbreak_lab.features import FEATURE_NAMES, hand_features, mask_of, validate_hands
+from callbreak_lab.features import (
+    FEATURE_NAMES,
+    SIDE_SUIT_ORDERS,
+    hand_features,
+    mask_of,
+    rename_side_suits,
+    validate_hands,
+)
 from callbreak_lab.model_learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
 from callbreak_lab.rules import RulesError, Ruleset
 
@@ -160,7 +167,13 @@ class BidModel(BaseEstimator):
     ``fit(masks, seats, playout_tricks, dd_tricks)``; ``predict_proba(masks, seats)`` -> (n, 14).
     Parameters are the learner's knobs plus ``profile`` (the legal-card profile the data came
     from), ``calibration``, ``cv`` (folds for calibration) and ``random_state``.
+    ``augment_side_suits`` trains on every hand under the six namings of its side suits (the
+    rules treat clubs, diamonds and hearts alike), the copies of a hand kept in one calibration
+    fold: the model then learns the symmetry instead of fitting noise per suit.
     """
+
+    #: models pickled before the parameter existed were trained without it
+    augment_side_suits: bool = False
 
     def __init__(
         self,
@@ -168,6 +181,7 @@ class BidModel(BaseEstimator):
         learner: str = "hgb",
         calibration: str = "temperature",
         condition_on_calls: bool = False,
+        augment_side_suits: bool = False,
         learning_rate: float = 0.05,
         max_iter: int = 200,
         max_leaf_nodes: int = 15,
@@ -181,6 +195,7 @@ class BidModel(BaseEstimator):
         self.learner = learner
         self.calibration = calibration
         self.condition_on_calls = condition_on_calls
+        self.augment_side_suits = augment_side_suits
         self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.max_leaf_nodes = max_leaf_nodes
@@ -196,6 +211,10 @@ class BidModel(BaseEstimator):
             raise ModelError(f"unknown profile {self.profile!r} (profiles: {', '.join(PROFILES)})")
         if self.learner not in LEARNERS:
             raise ModelError(f"unknown learner {self.learner!r} (one of {', '.join(LEARNERS)})")
+        if not isinstance(self.augment_side_suits, bool | np.bool_):
+            raise ModelError(
+                f"augment_side_suits must be True or False, got {self.augment_side_suits!r}"
+            )
         if self.calibration not in _CALIBRATIONS:
             raise ModelError(
                 f"unknown calibration {self.calibration!r} (one of {', '.join(_CALIBRATIONS)})"
@@ -216,31 +235,49 @@ class BidModel(BaseEstimator):
         """
         self._check_params()
         x = self._features(masks, seats)
-        y = _tricks(playout_tricks, "playout_tricks", len(x))
-        y_dd = _tricks(dd_tricks, "dd_tricks", len(x))
-        if len(x) < 2 * self.cv:
-            raise ModelError(f"need at least {2 * self.cv} training hands, got {len(x)}")
-        self.playout_, oof = self._fit_head(x, y)
-        self.floor_, _ = self._fit_head(x, y_dd)
-        self.conditioned_: Head | None = None
+        n = len(x)
+        y = _tricks(playout_tricks, "playout_tricks", n)
+        y_dd = _tricks(dd_tricks, "dd_tricks", n)
+        if n < 2 * self.cv:
+            raise ModelError(f"need at least {2 * self.cv} training hands, got {n}")
+        didx = None
         if self.condition_on_calls:
             if deal_index is None:
                 raise ModelError("condition_on_calls=True needs deal_index to group hands by deal")
             didx = np.asarray(deal_index)
             if didx.shape != y.shape:
                 raise ModelError(f"deal_index shape {didx.shape} does not match {y.shape}")
+        groups = None
+        if self.augment_side_suits:
+            m, seat_arr = validate_hands(masks, seats)
+            x = np.vstack(
+                [x]
+                + [self._features(rename_side_suits(m, o), seat_arr) for o in SIDE_SUIT_ORDERS[1:]]
+            )
+            k = len(SIDE_SUIT_ORDERS)
+            y, y_dd = np.tile(y, k), np.tile(y_dd, k)
+            groups = np.tile(np.arange(n), k)
+            if didx is not None:  # each renaming of a deal is a deal of its own
+                _, dense = np.unique(didx, return_inverse=True)
+                didx = np.repeat(np.arange(k), n) * (int(dense.max()) + 1) + np.tile(dense, k)
+        self.playout_, oof = self._fit_head(x, y, groups)
+        self.floor_, _ = self._fit_head(x, y_dd, groups)
+        self.conditioned_: Head | None = None
+        if didx is not None:
             if oof is None:
-                oof = oof_proba(self.learner, self.get_params(), x, y, self.cv)
+                oof = oof_proba(self.learner, self.get_params(), x, y, self.cv, groups)
             seat_arr = x[:, FEATURE_NAMES.index("seat_0") :][:, :4].argmax(axis=1)
             table = _deal_calls(oof, didx, seat_arr, self.call_rules_)
             xc = np.hstack([x, call_features(seat_arr, table)])
-            self.conditioned_, _ = self._fit_head(xc, y)
-        self.n_train_ = len(x)
+            self.conditioned_, _ = self._fit_head(xc, y, groups)
+        self.n_train_ = n
         self.classes_ = np.arange(N_TRICKS)
         return self
 
-    def _fit_head(self, x: np.ndarray, y: np.ndarray) -> tuple[Head, np.ndarray | None]:
-        return fit_head(self.learner, self.get_params(), self.calibration, self.cv, x, y)
+    def _fit_head(
+        self, x: np.ndarray, y: np.ndarray, groups: np.ndarray | None = None
+    ) -> tuple[Head, np.ndarray | None]:
+        return fit_head(self.learner, self.get_params(), self.calibration, self.cv, x, y, groups)
 
     @property
     def call_rules_(self) -> Ruleset:

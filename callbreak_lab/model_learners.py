@@ -253,24 +253,51 @@ class Head:
 
 
 def oof_proba(
-    learner: str, params: dict[str, Any], x: np.ndarray, y: np.ndarray, folds: int
+    learner: str,
+    params: dict[str, Any],
+    x: np.ndarray,
+    y: np.ndarray,
+    folds: int,
+    groups: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Out-of-fold 14-column probabilities of fresh learners (shuffled K-fold)."""
-    from sklearn.model_selection import KFold
-
+    """Out-of-fold 14-column probabilities of fresh learners (shuffled K-fold). Rows with equal
+    ``groups`` (copies of one hand) always fall in the same fold."""
     out = np.zeros((len(y), N_TRICKS))
-    kf = KFold(n_splits=folds, shuffle=True, random_state=params["random_state"])
-    for train, test in kf.split(x):
+    for train, test in fold_splits(len(y), folds, params["random_state"], groups):
         out[test] = full_proba(make_learner(learner, params).fit(x[train], y[train]), x[test])
     return out
 
 
+def fold_splits(
+    n: int, folds: int, random_state: int, groups: np.ndarray | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(train rows, test rows) of a shuffled K-fold over ``n`` rows; with ``groups``, over the
+    distinct group values, so rows of one group always share a fold."""
+    from sklearn.model_selection import KFold
+
+    kf = KFold(n_splits=folds, shuffle=True, random_state=random_state)
+    if groups is None:
+        return list(kf.split(np.zeros(n)))
+    _, row_group = np.unique(groups, return_inverse=True)
+    out = []
+    for _, test_groups in kf.split(np.zeros(int(row_group.max()) + 1)):
+        in_test = np.isin(row_group, test_groups)
+        out.append((np.flatnonzero(~in_test), np.flatnonzero(in_test)))
+    return out
+
+
 def fit_head(
-    learner: str, params: dict[str, Any], calibration: str, folds: int, x: np.ndarray, y: np.ndarray
+    learner: str,
+    params: dict[str, Any],
+    calibration: str,
+    folds: int,
+    x: np.ndarray,
+    y: np.ndarray,
+    groups: np.ndarray | None = None,
 ) -> tuple[Head, np.ndarray | None]:
     """Fit one head; returns it and (with temperature calibration) its calibrated out-of-fold
-    probabilities."""
-    oof = oof_proba(learner, params, x, y, folds) if calibration == "temperature" else None
+    probabilities (``groups`` as in :func:`oof_proba`)."""
+    oof = oof_proba(learner, params, x, y, folds, groups) if calibration == "temperature" else None
     head = Head(make_learner(learner, params).fit(x, y))
     if oof is not None:
         head.temperature = fit_temperature(oof, y)

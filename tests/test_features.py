@@ -314,3 +314,26 @@ def test_seat_changes_only_seat_columns(m: int, s1: int, s2: int) -> None:
     seat_cols = [COL[f"seat_{i}"] for i in range(4)]
     other = [i for i in range(N_FEATURES) if i not in seat_cols]
     np.testing.assert_array_equal(f[other], g[other])
+
+
+def test_rename_side_suits_permutes_the_per_suit_columns() -> None:
+    from callbreak_lab.features import SIDE_SUIT_ORDERS, rename_side_suits
+
+    hand = Hand.parse("AKQ2.T98.765.432")  # spades, hearts, diamonds, clubs
+    masks = np.array([hand.mask], dtype=np.uint64)
+    assert rename_side_suits(masks, (0, 1, 2))[0] == hand.mask
+    # clubs -> hearts, diamonds -> clubs, hearts -> diamonds; spades stay
+    renamed = Hand(int(rename_side_suits(masks, (2, 0, 1))[0]))
+    assert str(renamed) == "AKQ2.432.T98.765"
+    base = hand_features(masks)[0]
+    col = {name: i for i, name in enumerate(FEATURE_NAMES)}
+    for order in SIDE_SUIT_ORDERS:
+        f = hand_features(rename_side_suits(masks, order))[0]
+        for s, letter in enumerate("cdh"):
+            to = "cdh"[order[s]]
+            for stem in ("len", "ace", "king", "queen", "jack", "run"):
+                assert f[col[f"{stem}_{to}"]] == base[col[f"{stem}_{letter}"]]
+        shared = [i for n, i in col.items() if not n.endswith(("_c", "_d", "_h"))]
+        assert np.array_equal(f[shared], base[shared])
+    with pytest.raises(FeatureError, match="permutation"):
+        rename_side_suits(masks, (0, 0, 1))

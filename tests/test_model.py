@@ -18,7 +18,7 @@ from callbreak_lab import data
 from callbreak_lab.calls import best_calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.evaluation import HandSet, fit_model, flatten
-from callbreak_lab.features import FEATURE_NAMES
+from callbreak_lab.features import FEATURE_NAMES, SIDE_SUIT_ORDERS, rename_side_suits
 from callbreak_lab.model import (
     MODELS_ENV,
     BidModel,
@@ -31,7 +31,7 @@ from callbreak_lab.model import (
     recommend_calls,
     save_model,
 )
-from callbreak_lab.model_learners import FAST_ROWS, full_proba, temper
+from callbreak_lab.model_learners import FAST_ROWS, fold_splits, full_proba, temper
 from callbreak_lab.rules import PRESETS, Ruleset
 
 FIXTURE = Path(__file__).parent / "data" / "bid"
@@ -161,6 +161,46 @@ def test_call_conditioning_head(train: HandSet) -> None:
     assert (strong @ np.arange(14))[0] < (weak @ np.arange(14))[0] + 1.0
     with pytest.raises(ModelError, match="earlier call"):
         m.predict_proba(hand, [3], earlier_calls=[[1]])
+
+
+def test_side_suit_augmentation_learns_the_symmetry(train: HandSet) -> None:
+    plain = BidModel(learner="ordinal", cv=2).fit(train.masks, train.seats, train.playout, train.dd)
+    aug = BidModel(learner="ordinal", cv=2, augment_side_suits=True)
+    aug.fit(train.masks, train.seats, train.playout, train.dd)
+    assert aug.n_train_ == plain.n_train_ == len(train)
+    hand, seat = train.masks[:40], train.seats[:40]
+    renamed = [aug.predict_proba(rename_side_suits(hand, o), seat) for o in SIDE_SUIT_ORDERS]
+    spread = max(float(np.abs(p - renamed[0]).max()) for p in renamed)
+    plain_spread = max(
+        float(np.abs(plain.predict_proba(rename_side_suits(hand, o), seat) - renamed[0]).max())
+        for o in SIDE_SUIT_ORDERS
+    )
+    # trained on all six namings, a hand and its renamings get (nearly) the same forecast;
+    # trained on the deals as dealt they do not
+    assert spread < 0.01 < plain_spread
+    with pytest.raises(ModelError, match="augment_side_suits must be True or False"):
+        BidModel(augment_side_suits="yes").fit(train.masks, train.seats, train.playout, train.dd)  # type: ignore[arg-type]
+
+
+def test_augmented_call_conditioning_keeps_deals_apart(train: HandSet) -> None:
+    m = BidModel(condition_on_calls=True, augment_side_suits=True, learner="ordinal", cv=2)
+    m.fit(train.masks, train.seats, train.playout, train.dd, deal_index=train.deal)
+    hand = train.masks[3:4]
+    strong = m.predict_proba(hand, [3], earlier_calls=[[8, 7, 6]])
+    weak = m.predict_proba(hand, [3], earlier_calls=[[1, 1, 1]])
+    assert not np.allclose(strong, weak)
+
+
+def test_grouped_folds_keep_copies_together() -> None:
+    groups = np.tile(np.arange(10), 6)
+    splits = fold_splits(60, 3, 0, groups)
+    assert len(splits) == 3
+    seen = np.concatenate([test for _, test in splits])
+    assert sorted(seen.tolist()) == list(range(60))
+    for train_rows, test_rows in splits:
+        assert not set(groups[train_rows]) & set(groups[test_rows])
+        assert len(train_rows) + len(test_rows) == 60
+    assert [len(t) for _, t in fold_splits(7, 2, 0)] in ([4, 3], [3, 4])
 
 
 # --- persistence ----------------------------------------------------------------------------------
