@@ -18,9 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
-from callbreak_lab.cards import Card, Hand
+from callbreak_lab.cards import Card, Hand, is_seat
 from callbreak_lab.rules import Ruleset, trick_winner
 
 __all__ = [
@@ -81,7 +79,7 @@ class BhoosTrick:
 
 
 def _index(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value <= 3:
+    if not is_seat(value):
         raise BhoosError(f"{what} must be a player index 0..3, got {value!r}")
     return int(value)
 

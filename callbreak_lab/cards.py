@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from enum import IntEnum
-from typing import Self, TypeAlias
+from typing import Self, TypeAlias, TypeGuard
 
 import numpy as np
 
@@ -27,6 +27,7 @@ __all__ = [
     "HandError",
     "NotationError",
     "Suit",
+    "is_seat",
 ]
 
 
@@ -44,6 +45,12 @@ class HandError(NotationError):
 
 class DealError(NotationError):
     """Four hands do not form a deal (duplicates, wrong counts, missing cards)."""
+
+
+def is_seat(x: object) -> TypeGuard[int | np.integer]:
+    """Whether ``x`` is a seat number 0..3 (an int or numpy int; not a bool, which would pass
+    as 0 or 1, and not -1, which indexing would take as seat 3)."""
+    return not isinstance(x, bool) and isinstance(x, int | np.integer) and bool(0 <= x <= 3)
 
 
 class Suit(IntEnum):
@@ -580,11 +587,7 @@ class Deal:
                 items.extend((s, h) for s, h in enumerate(source) if h is not None)
         owner: dict[int, int] = {}
         for seat, h in items:
-            if (
-                isinstance(seat, bool)
-                or not isinstance(seat, int | np.integer)
-                or not 0 <= seat <= 3
-            ):
+            if not is_seat(seat):
                 raise DealError(f"seat must be 0..3, got {seat!r}")
             hand = Hand.parse(h)
             for c in hand:
@@ -609,7 +612,7 @@ class Deal:
 
     def __getitem__(self, seat: int) -> Hand:
         """The hand of ``seat`` (0..3; not -1 for seat 3, nor ``True`` for seat 1)."""
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+        if not is_seat(seat):
             raise DealError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
         return self.hands[int(seat)]
 

@@ -23,6 +23,7 @@ from callbreak_lab.cards import (
     Hand,
     NotationError,
     _as_rng,
+    is_seat,
 )
 from callbreak_lab.rules import Legal, Ruleset, _legal_mask, format_tenths
 
@@ -130,7 +131,7 @@ class Position:
 
     def hand(self, seat: int) -> Hand:
         """The cards ``seat`` still holds."""
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+        if not is_seat(seat):
             raise ValueError(f"seat must be 0..3, got {seat!r}")
         return Hand(self._hands[seat])
 

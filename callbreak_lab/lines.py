@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from callbreak_lab.cards import Card, CardLike, Deal
+from callbreak_lab.cards import Card, CardLike, Deal, is_seat
 from callbreak_lab.game import IllegalPlayError, Position, parse_record
 from callbreak_lab.rules import Legal, Reason, Ruleset
 
@@ -121,7 +121,7 @@ def _rules_of(
 
 
 def _check_seat(seat: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+    if not is_seat(seat):
         raise LineError(f"seat must be 0..3, got {seat!r}")
     return int(seat)
 

@@ -42,7 +42,7 @@ from sklearn.base import BaseEstimator
 
 from callbreak_lab._atomic import atomic_open
 from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
-from callbreak_lab.cards import Hand
+from callbreak_lab.cards import Hand, is_seat
 from callbreak_lab.features import (
     FEATURE_NAMES,
     SIDE_SUIT_ORDERS,
@@ -633,7 +633,7 @@ def recommend_call(
         raise ModelError(str(exc)) from None
     if len(parsed) != 13:
         raise ModelError(f"a hand has 13 cards, got {len(parsed)} in {str(parsed)!r}")
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+    if not is_seat(seat):
         raise ModelError(f"seat must be 0..3, got {seat!r}")
     bid_model = model if model is not None else load_model(ruleset)
     masks = np.array([mask_of(parsed)], dtype=np.uint64)

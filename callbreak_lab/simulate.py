@@ -18,7 +18,7 @@ from typing import TypeAlias
 import numpy as np
 
 from callbreak_lab import calls as _calls
-from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError, _as_rng
+from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError, _as_rng, is_seat
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
@@ -50,7 +50,7 @@ class SimulationError(ValueError):
 
 
 def _check_seat(seat: object, what: str = "seat") -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+    if not is_seat(seat):
         raise SimulationError(f"{what} must be 0..3, got {seat!r}")
     return int(seat)
 

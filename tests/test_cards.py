@@ -20,6 +20,7 @@ from callbreak_lab.cards import (
     HandError,
     NotationError,
     Suit,
+    is_seat,
 )
 
 BHOOS = BHOOS_DIR
@@ -432,6 +433,11 @@ def test_numpy_ints_are_ints_but_bools_and_floats_are_not() -> None:
     for bad in (True, np.True_, 3.0, np.float64(3.0), np.int64(-1), np.uint64(1 << 52)):
         with pytest.raises(HandError, match=re.escape("0..2**52-1")):
             Hand(bad)  # type: ignore[arg-type]
+
+
+def test_is_seat_is_0_to_3_as_int_or_numpy_int() -> None:
+    assert all(is_seat(x) for x in (0, 1, 2, 3, np.int8(2), np.uint64(3)))
+    assert not any(is_seat(x) for x in (-1, 4, True, np.True_, 1.0, "1", None, np.int64(-1)))
 
 
 @pytest.mark.parametrize("seat", [-1, 4, True, 1.0, "1"])

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Deal
+from callbreak_lab.cards import Card, Deal, is_seat
 from callbreak_lab.game import IllegalPlayError, Position
 
 from ._engine import Engine, split_masks, trick_winner_cards
@@ -99,7 +99,7 @@ def _rules_of(rules: Ruleset | str | None, position: Any) -> Ruleset:
 
 
 def _check_seat(seat: Any) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or not 0 <= seat <= 3:
+    if not is_seat(seat):
         raise SeatError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
     return int(seat)
 
