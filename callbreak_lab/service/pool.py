@@ -1,10 +1,10 @@
 """Solver worker processes with a hard per-job deadline.
 
-Why processes and not threads: the solver is numba code that holds the GIL while it searches, and
-a thread cannot be stopped from outside. A runaway solve in a thread would keep its thread (and,
-holding the GIL, slow down every other request) until it finished on its own. A worker *process*
-can be killed the moment its deadline passes; the pool then starts a fresh one in its place, so no
-request can tie up the server for longer than its bound.
+Why processes and not threads: a thread cannot be stopped from outside. A runaway solve in a
+thread (the kernels release the GIL, but the search runs to its end) would keep its thread, its
+core and its 64 MB engine until it finished on its own. A worker *process* can be killed the moment
+its deadline passes; the pool then starts a fresh one in its place, so no request can tie up the
+server for longer than its bound.
 
 The pool is driven from the event loop without blocking it: a job is sent down a pipe and the
 answer is awaited through ``loop.add_reader`` on the pipe's file descriptor. Workers are started

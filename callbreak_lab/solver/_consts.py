@@ -3,10 +3,11 @@
 Inside the kernels a hand is an ``int64[4]`` row of 13-bit suit masks (bit ``r`` = rank ``r``), so
 every operation stays in plain int64 arithmetic; a card is ``suit * 13 + rank``.
 
-Every kernel is decorated with :data:`kernel`, ``njit(cache=True, _nrt=False)``: the kernels never
-allocate, and without numba's reference-counting runtime a call no longer increments and
-decrements the reference count of each array argument and array view (atomic operations that took
-about 40 % of the search's time).
+Every kernel is decorated with :data:`kernel`, ``njit(cache=True, nogil=True, _nrt=False)``: the
+kernels never allocate, and without numba's reference-counting runtime a call no longer increments
+and decrements the reference count of each array argument and array view (atomic operations that
+took about 40 % of the search's time); they release the GIL, so threads with their own engines
+(``api.engine()`` is per thread) search at the same time.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from numba import njit
 
 #: The decorator of every solver kernel (``_nrt`` is a private numba option its type stubs do not
 #: know; ``NUMBA_DISABLE_JIT=1`` ignores it with the rest).
-kernel = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+kernel = njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 
 _KERNEL_FILES = ("_consts.py", "_moves.py", "_table.py", "_bounds.py", "_search.py")
 

@@ -7,6 +7,7 @@ progress included, that the target seat can guarantee against the other three to
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,15 +74,18 @@ class Root:
         return int(self.masks[self.mover]).bit_count()
 
 
-_ENGINE: Engine | None = None
+_LOCAL = threading.local()
 
 
 def engine() -> Engine:
-    """This process's engine (created on first use; its table is shared by every solve)."""
-    global _ENGINE
-    if _ENGINE is None:
-        _ENGINE = Engine()
-    return _ENGINE
+    """This thread's engine (created on the thread's first solve; its table is shared by every
+    solve of the thread). One per thread because an engine's search state (stack, trick cards,
+    table) is not safe to share: two threads solving on one engine, even with the GIL handing
+    over only between kernel calls, gave wrong values (overwritten trick cards)."""
+    eng: Engine | None = getattr(_LOCAL, "engine", None)
+    if eng is None:
+        eng = _LOCAL.engine = Engine()
+    return eng
 
 
 def _rules_of(rules: Ruleset | str | None, position: Any) -> Ruleset:
