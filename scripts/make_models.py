@@ -7,6 +7,13 @@ For each legal-card profile: ``data.generate`` (resumable; reuses valid chunks),
 every preset of the profile (tables, calibration and learning-curve PNGs, JSON report in
 ``--out``), then save ``models/bid_<profile>.joblib`` with its JSON card (dataset hash, sizes,
 metrics). Paths default to the repository's ``data/`` and ``models/`` (not the CWD).
+
+Pooling (``--pool``, the default): a profile's model may also learn from the other profiles'
+training deals. The legal-card rules barely move a hand's trick distribution (each profile's
+model scored within noise of the others' on its held-out hands, session 7), so the other
+profiles' deals are more examples of nearly the same thing. It is kept only when it lowers the
+validation log loss; the other profiles' copies of the validation deals (every profile's deal
+``i`` is the same deal) are left out of that comparison so it cannot leak.
 """
 
 from __future__ import annotations
@@ -62,6 +69,12 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--skip-generate", action="store_true", help="use the data already on disk")
     p.add_argument("--no-learning-curve", action="store_true", help="skip the learning curves")
     p.add_argument(
+        "--no-pool",
+        dest="pool",
+        action="store_false",
+        help="train on the profile's own deals only (default: try adding the other profiles')",
+    )
+    p.add_argument(
         "--candidates",
         nargs="+",
         default=list(CANDIDATES),
@@ -71,11 +84,37 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def pooled(own: Any, others: Sequence[Any], exclude: Any = None) -> Any:
+    """``own`` hands plus ``others`` (other profiles' hands), each source's deal numbers
+    shifted apart (every profile's deal ``i`` is the same deal, with its own outcomes) and the
+    others' copies of the deals in ``exclude`` left out."""
+    import numpy as np
+
+    from callbreak_lab.evaluation import HandSet
+
+    parts = [own]
+    for i, o in enumerate(others, start=1):
+        keep = np.ones(len(o), dtype=bool) if exclude is None else ~np.isin(o.deal, exclude)
+        o = o.take(np.flatnonzero(keep))
+        parts.append(HandSet(o.masks, o.seats, o.playout, o.dd, o.deal + i * POOL_DEAL_OFFSET))
+    fields = ("masks", "seats", "playout", "dd", "deal")
+    return HandSet(*(np.concatenate([getattr(x, f) for x in parts]) for f in fields))
+
+
+#: deal numbers of the i-th pooled profile are shifted by i times this (datasets are far smaller)
+POOL_DEAL_OFFSET = 10**9
+
+
 def select_params(
-    train: Any, profile: str, seed: int, candidates: Sequence[str] = tuple(CANDIDATES)
+    train: Any,
+    profile: str,
+    seed: int,
+    candidates: Sequence[str] = tuple(CANDIDATES),
+    others: Sequence[Any] = (),
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Compare :data:`CANDIDATES` (and call conditioning for the winner) on held-out training
-    deals; returns the chosen parameters and the measured table."""
+    """Compare :data:`CANDIDATES` (and call conditioning for the winner, and pooling with the
+    ``others`` profiles' training hands) on held-out training deals; returns the chosen
+    parameters (with ``"pool"``) and the measured table."""
     import numpy as np
 
     from callbreak_lab import data
@@ -126,7 +165,30 @@ def select_params(
     }
     print(f"[{profile}] chosen {best}; call conditioning: {table['conditioning']}")
     table["chosen"] = best
-    return {**COMMON, **CANDIDATES[best], "condition_on_calls": keep}, table
+    pool = False
+    if others and not keep:
+        pmodel = fit_model(
+            pooled(fit_part, others, exclude=val_deals),
+            profile=profile,
+            **COMMON,
+            **CANDIDATES[best],
+        )
+        pproba = pmodel.predict_proba(val.masks, val.seats)
+        pll = log_loss(pproba, val.playout)
+        pool = pll < table[best]["log_loss"]
+        pgains = {}
+        for r in presets:
+            ps = call_scores(best_calls(pproba, r).call, val.playout, r) / 10
+            pgains[r.name] = paired_gap(ps, scores[r.name], val.deal)
+        table["pooling"] = {
+            "fit_hands": pmodel.n_train_,
+            "log_loss": round(pll, 5),
+            "gain_mean_se": {k: [round(m, 4), round(se, 4)] for k, (m, se) in pgains.items()},
+            "kept": pool,
+        }
+        print(f"[{profile}] pooling with the other profiles: {table['pooling']}")
+    params = {**COMMON, **CANDIDATES[best], "condition_on_calls": keep}
+    return {**params, "pool": pool}, table
 
 
 def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -141,13 +203,29 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
         print(f"[{profile}] data: {report.card['count']} deals ({report.seconds:.0f} s)")
     train_data = data.load(profile, args.data, split="train")
     train = flatten(train_data)
-    params, selection = select_params(train, profile, args.seed, args.candidates)
+    others: dict[str, Any] = {}
+    if args.pool:
+        for other in data.PROFILES:
+            if other != profile and (args.data / other / data.CARD_NAME).exists():
+                others[other] = data.load(other, args.data, split="train")
+    params, selection = select_params(
+        train, profile, args.seed, args.candidates, [flatten(d) for d in others.values()]
+    )
+    pool = params.pop("pool")
+    training_data = {profile: train_data.card.get("content_hash")}
+    if pool:
+        train = pooled(train, [flatten(d) for d in others.values()])
+        training_data.update({k: d.card.get("content_hash") for k, d in others.items()})
     t1 = time.perf_counter()
     model = fit_model(train, profile=profile, **params)
     fit_seconds = time.perf_counter() - t1
     print(f"[{profile}] fitted on {len(train)} hands in {fit_seconds:.1f} s")
     out = args.out if args.out is not None else args.models / "evaluation"
-    metrics: dict[str, Any] = {"fit_seconds": round(fit_seconds, 2), "selection": selection}
+    metrics: dict[str, Any] = {
+        "fit_seconds": round(fit_seconds, 2),
+        "selection": selection,
+        "training_data": training_data,
+    }
     presets = [name for name, prof in data.PRESET_PROFILE.items() if prof == profile]
     for i, preset in enumerate(presets):
         ev = evaluate_model(
