@@ -215,3 +215,65 @@ def test_lower_cap_and_early_stops_match_the_full_bounds() -> None:
                     assert (sub < need) == (ub < need)
                     decided += lb >= need or ub < need
     assert decided > 1000
+
+
+def _higher_spades_with_rho(rng: random.Random, switches: tuple[bool, str]) -> tuple[Ending, int]:
+    """A random ending (3 or 4 tricks, spades and one or two side suits, the target not on lead)
+    where every enemy spade above the target's top spade sits with the target's right-hand
+    enemy when it has room: the case of the "top spade behind" lower bound."""
+    while True:
+        n = rng.choice([3, 3, 4])
+        suits = [3, *rng.sample(range(3), rng.choice([1, 2, 2]))]
+        pool = [s * 13 + r for s in suits for r in range(13)]
+        dealt = rng.sample(pool, 4 * n)
+        hl = [sorted(dealt[i * n : (i + 1) * n]) for i in range(4)]
+        target, leader = rng.sample(range(4), 2)
+        rho = (target + 3) % 4
+        tsp = [c for c in hl[target] if c // 13 == 3]
+        if not tsp:
+            continue
+        top = max(tsp)
+        for q in range(4):
+            if q in (target, rho):
+                continue
+            for c in [c for c in hl[q] if c // 13 == 3 and c > top]:
+                others = [d for d in hl[rho] if d // 13 != 3]
+                if not others:
+                    break
+                d = rng.choice(others)
+                hl[q].remove(c)
+                hl[rho].remove(d)
+                hl[q].append(d)
+                hl[rho].append(c)
+        return Ending(tuple(frozenset(h) for h in hl), (), leader), target
+
+
+@pytest.mark.parametrize(("must_beat", "void_rule"), SWITCHES)
+def test_top_spade_behind_the_higher_spades_is_a_sure_trick(
+    must_beat: bool, void_rule: str
+) -> None:
+    """Off lead, with every higher enemy spade in the right-hand enemy's hand and at least as
+    many other spades as that enemy has above it, the target's top spade is a trick (the
+    bound the search uses); with fewer guards it may not be."""
+    rng = random.Random(f"behind-{must_beat}-{void_rule}")
+    vr = 0 if void_rule == "strict" else 1
+    fired = shut_out_without_guards = 0
+    for _ in range(3000):
+        e, target = _higher_spades_with_rho(rng, (must_beat, void_rule))
+        hands = split_masks(_masks(e.hands))
+        tsp = int(hands[target, 3])
+        above = _enemy_spades(hands, target) & int(ABOVE[HI[tsp] + 1])
+        if above == 0 or above & ~int(hands[(target + 3) % 4, 3]):
+            continue
+        value = e.dd_value(target, must_beat, void_rule, False)
+        lb, _mark = _lower(hands, e.leader, target, vr)
+        assert lb <= value, (e, target, value, lb)
+        if POP[tsp] - 1 >= POP[above]:
+            assert value >= 1 and lb >= 1, (e, target, value, lb)
+            fired += 1
+        elif value == 0:
+            shut_out_without_guards += 1
+        if fired >= 40 and shut_out_without_guards >= 5:
+            break
+    assert fired >= 40
+    assert shut_out_without_guards >= 5  # the guard count is needed, not decoration

@@ -150,6 +150,20 @@ def _lower(hands, leader, target, vr):
         if sl > lb:
             lb = sl
             lmark = smk
+    elif lb == 0 and tsp != 0:
+        # the top spade x behind the only enemy holding higher spades: the right-hand enemy
+        # plays before the target in every trick until the target wins one (only then does it
+        # lead), so x wins any trick it is played to without a higher spade of that enemy in
+        # it; x is legal whenever spades are led or the target is void and must or may trump
+        # with a winning spade. The target loses x only when x is its last spade in a trick the
+        # right-hand enemy tops, which needs more such tricks (one higher spade each) than the
+        # target has other spades to play in them.
+        x = HI[tsp]
+        above = osp & ABOVE[x + 1]
+        rho = hands[(target + 3) % 4, 3]
+        if above & ~rho == 0 and POP[tsp] - 1 >= POP[above]:
+            lb = 1
+            lmark = 1 << (39 + x)
     return lb, lmark
 
 
