@@ -84,6 +84,25 @@ def _enemy_spades(hands: np.ndarray, target: int) -> int:
     return int((hands[0, 3] | hands[1, 3] | hands[2, 3] | hands[3, 3]) ^ hands[target, 3])
 
 
+def _move_spades(
+    rng: random.Random, hl: list[list[int]], into: int, target: int, above: int = -1
+) -> None:
+    """Move the spades above card ``above`` of the seats other than ``target`` and ``into``
+    into seat ``into``'s hand, each swapped for a random side card of it, while it has one."""
+    for q in range(4):
+        if q in (target, into):
+            continue
+        for c in [c for c in hl[q] if c // 13 == 3 and c > above]:
+            others = [d for d in hl[into] if d // 13 != 3]
+            if not others:
+                break
+            d = rng.choice(others)
+            hl[q].remove(c)
+            hl[into].remove(d)
+            hl[q].append(d)
+            hl[into].append(c)
+
+
 def _one_enemy_with_spades(rng: random.Random) -> tuple[Ending, int]:
     """A random ending (3..5 tricks, spades and one or two side suits, nobody on lead but the
     target's enemies) where one enemy holds every enemy spade when it has room: the case where
@@ -95,18 +114,7 @@ def _one_enemy_with_spades(rng: random.Random) -> tuple[Ending, int]:
     hl = [sorted(dealt[i * n : (i + 1) * n]) for i in range(4)]
     target, leader = rng.sample(range(4), 2)
     q0 = rng.choice([q for q in range(4) if q != target])
-    for q in range(4):
-        if q in (target, q0):
-            continue
-        for c in [c for c in hl[q] if c // 13 == 3]:
-            others = [d for d in hl[q0] if d // 13 != 3]
-            if not others:
-                break
-            d = rng.choice(others)
-            hl[q].remove(c)
-            hl[q0].remove(d)
-            hl[q].append(d)
-            hl[q0].append(c)
+    _move_spades(rng, hl, q0, target)
     return Ending(tuple(frozenset(h) for h in hl), (), leader), target
 
 
@@ -217,7 +225,7 @@ def test_lower_cap_and_early_stops_match_the_full_bounds() -> None:
     assert decided > 1000
 
 
-def _higher_spades_with_rho(rng: random.Random, switches: tuple[bool, str]) -> tuple[Ending, int]:
+def _higher_spades_with_rho(rng: random.Random) -> tuple[Ending, int]:
     """A random ending (3 or 4 tricks, spades and one or two side suits, the target not on lead)
     where every enemy spade above the target's top spade sits with the target's right-hand
     enemy when it has room: the case of the "top spade behind" lower bound."""
@@ -232,19 +240,7 @@ def _higher_spades_with_rho(rng: random.Random, switches: tuple[bool, str]) -> t
         tsp = [c for c in hl[target] if c // 13 == 3]
         if not tsp:
             continue
-        top = max(tsp)
-        for q in range(4):
-            if q in (target, rho):
-                continue
-            for c in [c for c in hl[q] if c // 13 == 3 and c > top]:
-                others = [d for d in hl[rho] if d // 13 != 3]
-                if not others:
-                    break
-                d = rng.choice(others)
-                hl[q].remove(c)
-                hl[rho].remove(d)
-                hl[q].append(d)
-                hl[rho].append(c)
+        _move_spades(rng, hl, rho, target, above=max(tsp))
         return Ending(tuple(frozenset(h) for h in hl), (), leader), target
 
 
@@ -259,7 +255,7 @@ def test_top_spade_behind_the_higher_spades_is_a_sure_trick(
     vr = 0 if void_rule == "strict" else 1
     fired = shut_out_without_guards = 0
     for _ in range(3000):
-        e, target = _higher_spades_with_rho(rng, (must_beat, void_rule))
+        e, target = _higher_spades_with_rho(rng)
         hands = split_masks(_masks(e.hands))
         tsp = int(hands[target, 3])
         above = _enemy_spades(hands, target) & int(ABOVE[HI[tsp] + 1])
