@@ -18,7 +18,8 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
 Positions: random deals (presets modern, strict, online, home in turn) played at random to a
 trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the
 mover's card values; ``techniques`` solves each seat with every technique on, with the
-sure-trick bounds off and with partition search off (5..8 tricks left, so all finish quickly).
+sure-trick bounds off, with partition search off and with sibling skipping off (5..8 tricks left,
+so all finish quickly).
 Exit code 1 on any difference.
 """
 
@@ -34,7 +35,7 @@ from pathlib import Path
 
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
-from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, ST_NODES, default_opts
+from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, OPT_SIBLING, ST_NODES, default_opts
 from callbreak_lab.solver._engine import Engine
 from callbreak_lab.solver.api import Root, make_root, value_of, values_of
 
@@ -85,7 +86,11 @@ def compare(a: Path, b: Path) -> int:
 
 def techniques(n: int, seed: int) -> int:
     variants = {"all on": default_opts()}
-    for name, opt in (("bounds off", OPT_QUICK), ("partition off", OPT_PART)):
+    for name, opt in (
+        ("bounds off", OPT_QUICK),
+        ("partition off", OPT_PART),
+        ("sibling skipping off", OPT_SIBLING),
+    ):
         opts = default_opts()
         opts[opt] = 0
         variants[name] = opts

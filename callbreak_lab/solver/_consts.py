@@ -69,7 +69,8 @@ OPT_MTD = 4  # drive null-window probes from a guess (else bisection)
 OPT_LAST = 5  # evaluate the last tricks directly
 OPT_DECIDED = 6  # mid-trick: stop when the trick's winner is fixed and settles the question
 OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
-N_OPTS = 8
+OPT_SIBLING = 8  # skip a card whose sibling's result did not rely on either card's rank
+N_OPTS = 9
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0
@@ -77,6 +78,7 @@ ST_TT_HITS = 1
 ST_TT_STORES = 2
 ST_QUICK_CUTS = 3
 ST_PROBES = 4
+ST_SIBLING_SKIPS = 5
 #: stats[ST_LEFT + n]: trick-boundary nodes with n tricks left (where the work is)
 ST_LEFT = 8
 #: cutoffs at the target's nodes, of them on the first move; the same at the other seats' nodes

@@ -13,6 +13,7 @@ import numpy as np
 from ._bounds import quick_bounds
 from ._consts import (
     HI,
+    LO,
     MAXPLY,
     OPT_DECIDED,
     OPT_EQUIV,
@@ -21,6 +22,7 @@ from ._consts import (
     OPT_ORDER,
     OPT_PART,
     OPT_QUICK,
+    OPT_SIBLING,
     OPT_TT,
     POP,
     ST_CUTS,
@@ -30,6 +32,7 @@ from ._consts import (
     ST_POSCUT,
     ST_PROBES,
     ST_QUICK_CUTS,
+    ST_SIBLING_SKIPS,
     ST_TT_HITS,
     ST_TT_STORES,
     kernel,
@@ -59,7 +62,8 @@ F_LMARK = 8  # card compared by the legal-card rules at this node
 F_TMARK = 9  # card that won the trick by rank (pos 3 nodes, current move)
 F_CODE = 10  # 4 columns: owners of each suit, highest first
 F_KILL = 14  # killer: the last move that cut off at this ply
-N_FIELDS = 15
+F_SKIP = 15  # moves whose result a searched sibling's result already gives (52-bit)
+N_FIELDS = 16
 
 _ENTER = 0
 _ITER = 1
@@ -117,6 +121,42 @@ def _trick_mark(tc, ts):
 
 
 @kernel
+def _sibling_skips(hands, tc, ts, pos, mover, c, rel):
+    """The mover's cards (52-bit) whose result equals that of ``c``, just searched with
+    relevant cards ``rel``: the other cards of ``c``'s suit below the suit's lowest relevant
+    card, when ``c`` is below it too (partition search's argument: the positions after the two
+    cards agree on every card whose rank mattered, and in suit lengths). A card whose run of
+    equivalent cards reaches a relevant card is kept: it stands for cards the argument does not
+    cover."""
+    s = c // 13
+    mine = hands[mover, s]
+    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+    for j in range(pos):
+        cc = tc[ts + j]
+        if cc // 13 == s:
+            lv |= 1 << (cc % 13)
+    rs = (rel >> (13 * s)) & 0x1FFF & lv
+    m = 13
+    if rs != 0:
+        m = LO[rs]
+    if c % 13 >= m:
+        return 0
+    low = mine & ((1 << m) - 1) & ~(1 << (c % 13))
+    if m < 13 and (mine >> m) & 1:
+        # the run of the mover's cards that ends at the relevant card m
+        r = m
+        while True:
+            below = lv & ((1 << r) - 1)
+            if below == 0:
+                break
+            r = HI[below]
+            if (mine >> r) & 1 == 0:
+                break
+            low &= ~(1 << r)
+    return low << (13 * s)
+
+
+@kernel
 def probe(
     hands,
     tc,
@@ -149,6 +189,7 @@ def probe(
     use_last = opts[OPT_LAST]
     use_part = opts[OPT_PART]
     use_decided = opts[OPT_DECIDED]
+    use_sibling = opts[OPT_SIBLING] and use_part
     fl = mb * 2 + vr
     nslots = keys.shape[0]
     legal = scratch[0]
@@ -282,12 +323,17 @@ def probe(
             pl[p, F_LMARK] = lmark
             pl[p, F_NMV] = n
             pl[p, F_MI] = 0
+            pl[p, F_SKIP] = 0
             mode = _ITER
         elif mode == _ITER:
             i = pl[p, F_MI]
             pos = (root_pos + p) % 4
             leader = pl[p, F_LEAD]
             mover = (leader + pos) % 4
+            skip = pl[p, F_SKIP]
+            while i < pl[p, F_NMV] and (skip >> mv[p, i]) & 1:
+                stats[ST_SIBLING_SKIPS] += 1
+                i += 1
             if i < pl[p, F_NMV]:
                 c = mv[p, i]
                 pl[p, F_MI] = i + 1
@@ -349,6 +395,12 @@ def probe(
                     if rel & run_above(c, hands[mover, s], lv):
                         rel |= 1 << c
                 pl[p, F_REL] |= rel
+                if use_sibling and pl[p, F_MI] < pl[p, F_NMV]:
+                    s = c // 13
+                    if hands[mover, s] != 1 << (c % 13):
+                        pl[p, F_SKIP] |= _sibling_skips(
+                            hands, tc, root_pos + p - pos, pos, mover, c, rel
+                        )
                 mode = _ITER
 
 
