@@ -37,7 +37,7 @@ from ._consts import (
     ST_TT_STORES,
     kernel,
 )
-from ._moves import can_beat, gen_moves, run_above, trick_info
+from ._moves import can_beat, gen_moves, rep_of, run_above, trick_info
 from ._table import (
     bucket_of,
     card_of_rel,
@@ -121,20 +121,15 @@ def _trick_mark(tc, ts):
 
 
 @kernel
-def _sibling_skips(hands, tc, ts, pos, mover, c, rel):
+def _sibling_skips(mine, lv, c, rel):
     """The mover's cards (52-bit) whose result equals that of ``c``, just searched with
     relevant cards ``rel``: the other cards of ``c``'s suit below the suit's lowest relevant
     card, when ``c`` is below it too (partition search's argument: the positions after the two
     cards agree on every card whose rank mattered, and in suit lengths). A card whose run of
     equivalent cards reaches a relevant card is kept: it stands for cards the argument does not
-    cover."""
+    cover. ``mine``: the mover's cards of the suit; ``lv``: the suit's live cards, those already
+    in the trick included (13-bit masks)."""
     s = c // 13
-    mine = hands[mover, s]
-    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
-    for j in range(pos):
-        cc = tc[ts + j]
-        if cc // 13 == s:
-            lv |= 1 << (cc % 13)
     rs = (rel >> (13 * s)) & 0x1FFF & lv
     m = 13
     if rs != 0:
@@ -143,17 +138,20 @@ def _sibling_skips(hands, tc, ts, pos, mover, c, rel):
         return 0
     low = mine & ((1 << m) - 1) & ~(1 << (c % 13))
     if m < 13 and (mine >> m) & 1:
-        # the run of the mover's cards that ends at the relevant card m
-        r = m
-        while True:
-            below = lv & ((1 << r) - 1)
-            if below == 0:
-                break
-            r = HI[below]
-            if (mine >> r) & 1 == 0:
-                break
-            low &= ~(1 << r)
+        # drop the run of the mover's cards that ends at the relevant card m
+        low &= (1 << (rep_of(s * 13 + m, mine, lv) % 13)) - 1
     return low << (13 * s)
+
+
+@kernel
+def _suit_live(hands, tc, ts, pos, s):
+    """The live cards of suit ``s`` (13-bit), the ``pos`` cards already in the trick included."""
+    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+    for j in range(pos):
+        cc = tc[ts + j]
+        if cc // 13 == s:
+            lv |= 1 << (cc % 13)
+    return lv
 
 
 @kernel
@@ -385,22 +383,18 @@ def probe(
                     rel = _ALL
                 _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, gen, stats)
             else:
-                if use_equiv:
-                    s = c // 13
-                    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
-                    for j in range(pos):
-                        cc = tc[root_pos + p - pos + j]
-                        if cc // 13 == s:
-                            lv |= 1 << (cc % 13)
-                    if rel & run_above(c, hands[mover, s], lv):
-                        rel |= 1 << c
+                s = c // 13
+                mine = hands[mover, s]
+                # skipping needs more moves to come and another card of the suit
+                sib = use_sibling != 0 and pl[p, F_MI] < pl[p, F_NMV] and mine != 1 << (c % 13)
+                lv = 0
+                if use_equiv or sib:
+                    lv = _suit_live(hands, tc, root_pos + p - pos, pos, s)
+                if use_equiv and rel & run_above(c, mine, lv):
+                    rel |= 1 << c
                 pl[p, F_REL] |= rel
-                if use_sibling and pl[p, F_MI] < pl[p, F_NMV]:
-                    s = c // 13
-                    if hands[mover, s] != 1 << (c % 13):
-                        pl[p, F_SKIP] |= _sibling_skips(
-                            hands, tc, root_pos + p - pos, pos, mover, c, rel
-                        )
+                if sib:
+                    pl[p, F_SKIP] |= _sibling_skips(mine, lv, c, rel)
                 mode = _ITER
 
 
