@@ -37,6 +37,7 @@ from callbreak_lab.solver import api  # noqa: E402
 from callbreak_lab.solver._consts import (  # noqa: E402
     OPT_DECIDED,
     OPT_EQUIV,
+    OPT_GUESS,
     OPT_LAST,
     OPT_MTD,
     OPT_ORDER,
@@ -188,6 +189,7 @@ def bench_techniques(n: int, tricks_left: int) -> list[tuple[str, int, float]]:
         ("no equivalent cards", OPT_EQUIV),
         ("no move ordering", OPT_ORDER),
         ("bisection, not MTD(f)", OPT_MTD),
+        ("first probe at the upper bound, not estimated", OPT_GUESS),
         ("no last-trick shortcut", OPT_LAST),
         ("no decided-trick stop", OPT_DECIDED),
     ]

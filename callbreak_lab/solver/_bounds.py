@@ -339,3 +339,52 @@ def _side_winners_off_lead(hands, target, tsp, osp, vr):
     if glob > total:
         total = glob
     return total, mk
+
+
+@kernel
+def first_guess(hands, leader, target, left, lb):
+    """The first null-window probe of a solve from a trick boundary: a linear estimate of the
+    target's value, rounded down after adding 2 (``lb``: the sure-trick lower bound).
+
+    A probe above the value is cheap to refute and one below it costs a whole proof, so the
+    estimate aims a little high: from the upper bound (6-9 tricks above the value at the start of
+    a deal) the walk down costs a median 2-3x the nodes of the final two probes. The weights
+    were fitted once by least squares on 6,500 solved seats (5,000 full modern deals, 1,500
+    random positions 3-11 tricks from the end); they steer speed only, never the value.
+    Features: ``lb``; the target's spades; its honour points (1, 1/2, 1/4 for the top three
+    cards still out in each suit); its spades times its short side suits (at most one card, the
+    suit still held by another seat); the longest enemy spade holding; the target on lead; the
+    tricks left."""
+    sp = POP[hands[target, 3]]
+    hp = 0.0
+    short = 0
+    for s in range(4):
+        live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        mine = hands[target, s]
+        w = 1.0
+        k = 0
+        while live != 0 and k < 3:
+            r = HI[live]
+            live ^= 1 << r
+            if (mine >> r) & 1:
+                hp += w
+            w *= 0.5
+            k += 1
+        if s < 3 and POP[mine] <= 1 and _others(hands, target, s) != 0:
+            short += 1
+    emax = 0
+    for q in range(4):
+        if q != target and POP[hands[q, 3]] > emax:
+            emax = POP[hands[q, 3]]
+    est = (
+        0.806
+        + 0.509 * lb
+        + 0.455 * sp
+        + 0.841 * hp
+        + 0.08 * short * sp
+        - 0.231 * emax
+        + 0.055 * left
+    )
+    if leader == target:
+        est += 0.187
+    return int(est // 1.0)

@@ -70,7 +70,8 @@ OPT_LAST = 5  # evaluate the last tricks directly
 OPT_DECIDED = 6  # mid-trick: stop when the trick's winner is fixed and settles the question
 OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
 OPT_SIBLING = 8  # skip a card whose sibling's result did not rely on either card's rank
-N_OPTS = 9
+OPT_GUESS = 9  # first probe from an estimate of the value (else from the upper bound)
+N_OPTS = 10
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0

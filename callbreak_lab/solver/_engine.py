@@ -72,7 +72,8 @@ class Engine:
 
         ``hands`` int64[4, 4] suit masks *after* the trick cards were removed; ``ban`` 1 when the
         first-trick spade ban applies to the lead at this position. Optional ``lo``/``hi`` are
-        bounds already known to hold; ``guess`` the first null-window probe.
+        bounds already known to hold; ``guess`` the first null-window probe (by default an estimate
+        of the value at a trick boundary, the upper bound mid-trick).
         """
         pos = len(trick)
         mover = (leader + pos) % 4
@@ -81,7 +82,7 @@ class Engine:
             return 0
         lo_ = 0 if lo is None else lo
         hi_ = left if hi is None else hi
-        g = hi_ if guess is None else guess
+        g = -1 if guess is None else guess  # -1: the search picks its first probe
         for i, c in enumerate(trick):
             self.tc[i] = c
         h = np.array(hands, dtype=np.int64)

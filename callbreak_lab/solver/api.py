@@ -340,7 +340,8 @@ def playout_of(
         choice = cand[0]
         if len(cand) > 1:
             me = root.mover
-            v = value_of(root, me, eng, lo=min(lows[me], root.left))
+            lo = min(lows[me], root.left)
+            v = value_of(root, me, eng, lo=lo, guess=min(lo + 1, root.left))
             lows[me] = v
             memo: dict[int, bool] = {}
             for c in cand:
