@@ -434,14 +434,16 @@ def solve_root(
     # 257.0 M) and cut the median 220 K -> 166 K
     pl[:, F_KILL] = 0
     pl[:, F_KILL2] = 0
-    if root_pos == 0 and (opts[OPT_QUICK] or (guess < 0 and opts[OPT_GUESS])):
+    use_bounds = opts[OPT_QUICK] and ban_root == 0  # the bounds assume a free lead
+    want_guess = guess < 0 and opts[OPT_GUESS]
+    if root_pos == 0 and (use_bounds or want_guess):
         left = 0
         for s in range(4):
             left += POP[hands[root_leader, s]]
         lb, ub, _lm, _um = quick_bounds(hands, root_leader, target, left, vr)
-        if guess < 0 and opts[OPT_GUESS]:
+        if want_guess:  # the estimate only steers, so an unsound lb (ban) is fine here
             guess = first_guess(hands, root_leader, target, left, lb)
-        if opts[OPT_QUICK] and ban_root == 0:
+        if use_bounds:
             if lb > lo:
                 lo = lb
             if ub < hi:
