@@ -39,6 +39,7 @@ from callbreak_lab.solver._consts import (  # noqa: E402
     OPT_EQUIV,
     OPT_GUESS,
     OPT_LAST,
+    OPT_MOBILITY,
     OPT_MTD,
     OPT_ORDER,
     OPT_PART,
@@ -192,6 +193,7 @@ def bench_techniques(n: int, tricks_left: int) -> list[tuple[str, int, float]]:
         ("first probe at the upper bound, not estimated", OPT_GUESS),
         ("no last-trick shortcut", OPT_LAST),
         ("no decided-trick stop", OPT_DECIDED),
+        ("target's leads not ordered by the others' replies", OPT_MOBILITY),
     ]
     out = []
     ref = None

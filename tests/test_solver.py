@@ -14,9 +14,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_solver_brute as brute
 
+from callbreak_lab.cards import Card, Hand
 from callbreak_lab.solver import api
 from callbreak_lab.solver._consts import N_OPTS, OPT_SIBLING, ST_SIBLING_SKIPS, default_opts
-from callbreak_lab.solver._engine import Engine
+from callbreak_lab.solver._engine import Engine, split_masks
+from callbreak_lab.solver._moves import lead_replies
 
 SWITCHES = [(mb, vr) for mb in (0, 1) for vr in (0, 1)]
 
@@ -133,3 +135,20 @@ def test_playout_matches_exhaustive(seed: int) -> None:
         cards, won = brute.playout(hands, trick, leader, mb, vr, 0)
         assert [int(c) for c in res.cards] == cards
         assert list(res.tricks) == won
+
+
+def test_lead_replies_counts_each_run_of_legal_cards_once() -> None:
+    """The mobility used to order the target's leads: the other seats' distinct legal answers.
+    Seat 1 holds H K Q 3 (K and Q are one run), seat 2 no hearts but S 2, seat 3 H 4."""
+    hands = split_masks([Hand.parse(s).mask for s in (".A5.2.", ".KQ3..", "2..KQ.", ".4..AK")])
+    live = np.array([int(np.bitwise_or.reduce(hands[:, s])) for s in range(4)], dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+
+    def replies(card: str, mb: int, vr: int) -> int:
+        return int(lead_replies(hands, 0, int(Card.parse(card)), mb, vr, live, out))
+
+    for vr in (0, 1):  # a void seat holding a spade that wins must trump under both void rules
+        assert replies("5H", 1, vr) == 1 + 1 + 1  # must beat: K/Q only
+        assert replies("5H", 0, vr) == 2 + 1 + 1  # K/Q or the 3
+        assert replies("AH", 1, vr) == 2 + 1 + 1  # nobody can beat the A: any heart
+        assert replies("2D", 1, vr) == 2 + 1 + 2  # seat 1 discards a heart, seat 3 a heart or club

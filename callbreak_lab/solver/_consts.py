@@ -71,7 +71,8 @@ OPT_DECIDED = 6  # mid-trick: stop when the trick's winner is fixed and settles 
 OPT_PART = 7  # partition search: table entries cover every position agreeing on relevant ranks
 OPT_SIBLING = 8  # skip a card whose sibling's result did not rely on either card's rank
 OPT_GUESS = 9  # first probe from an estimate of the value (else from the upper bound)
-N_OPTS = 10
+OPT_MOBILITY = 10  # the target's leads: fewest replies for the other seats first
+N_OPTS = 11
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0

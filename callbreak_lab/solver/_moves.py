@@ -160,6 +160,28 @@ def coalition_takes(hands, leader, target, c):
 
 
 @kernel
+def lead_replies(hands, mover, c, mb, vr, live, out):
+    """How many distinct cards (one per run of equivalent cards) the three other seats may play
+    to the lead ``c`` by ``mover``, summed (each judged against ``c`` alone, as if the first to
+    follow). ``live``: the live cards of each suit; ``out``: scratch for the legal cards."""
+    s = c // 13
+    total = 0
+    for j in range(1, 4):
+        q = (mover + j) % 4
+        legal_suits(hands[q], 1, s, c, mb, vr, 0, out)
+        for t in range(4):
+            m = out[t]
+            while m != 0:
+                r = LO[m]
+                m &= m - 1
+                below = live[t] & ((1 << r) - 1)
+                if below != 0 and (hands[q, t] >> HI[below]) & 1:
+                    continue
+                total += 1
+    return total
+
+
+@kernel
 def gen_moves(
     hands,
     mover,
@@ -175,11 +197,13 @@ def gen_moves(
     killer,
     use_equiv,
     use_order,
+    use_mob,
     mv,
     p,
     legal,
     live,
     scores,
+    spare,
 ):
     """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return (how many, mask
     of the trick card whose rank the legal-card rules compared).
@@ -187,7 +211,9 @@ def gen_moves(
     One card per run of equivalent cards when ``use_equiv``; ``hint`` is a card to try first
     (the table's best lead) or -1; ``killer`` a lead to try next (the last lead that cut off
     at this ply, a "killer move"; leads only: on following cards it cost more than it saved) or
-    -1. ``legal``, ``live``, ``scores`` are scratch arrays.
+    -1. ``use_mob``: the target's leads that the others can answer in fewest ways first (after
+    the table's lead, the killer and sure winners). ``legal``, ``live``, ``scores``, ``spare``
+    are scratch arrays.
     """
     hand = hands[mover]
     led = 0
@@ -247,6 +273,12 @@ def gen_moves(
                         sc = 200 + r
                     elif not is_max and coalition_takes(hands, leader, target, c):
                         sc = 250 - r
+                    elif is_max and use_mob:
+                        # a lead the others can answer in few ways keeps the proof that the
+                        # target reaches its count small (the target's nodes need one good
+                        # card, the others' nodes every card): 216 seat-solves 257.0 M ->
+                        # 241.8 M nodes, median 166 K -> 146 K
+                        sc = 100 - 3 * lead_replies(hands, mover, c, mb, vr, live, spare) - r
                     else:
                         sc = 40 - r - POP[hand[s]]
                     if c == hint_rep:

@@ -19,6 +19,7 @@ from ._consts import (
     OPT_EQUIV,
     OPT_GUESS,
     OPT_LAST,
+    OPT_MOBILITY,
     OPT_MTD,
     OPT_ORDER,
     OPT_PART,
@@ -186,6 +187,7 @@ def probe(
     use_quick = opts[OPT_QUICK]
     use_equiv = opts[OPT_EQUIV]
     use_order = opts[OPT_ORDER]
+    use_mob = opts[OPT_MOBILITY]
     use_last = opts[OPT_LAST]
     use_part = opts[OPT_PART]
     use_decided = opts[OPT_DECIDED]
@@ -195,6 +197,7 @@ def probe(
     legal = scratch[0]
     live = scratch[1]
     scores = scratch[2]
+    spare = scratch[3]
     stats[ST_PROBES] += 1
     p = 0
     pl[0, F_LEAD] = root_leader
@@ -314,11 +317,13 @@ def probe(
                 pl[p, F_KILL if mover == target else F_KILL2] - 1,
                 use_equiv,
                 use_order,
+                use_mob,
                 mv,
                 p,
                 legal,
                 live,
                 scores,
+                spare,
             )
             pl[p, F_LMARK] = lmark
             pl[p, F_NMV] = n
