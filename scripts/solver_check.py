@@ -14,6 +14,8 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     # solve, one file per version; compare-nodes sums them per preset and lists the worst ratios
     python scripts/solver_check.py nodes old-nodes.json --presets online,modern,home --seeds 0:12
     python scripts/solver_check.py compare-nodes old-nodes.json new-nodes.json
+    # one technique off against on, same version
+    python scripts/solver_check.py nodes off.json --seeds 12:30 --off MOBILITY
 
 Positions: random deals (presets modern, strict, online, home in turn) played at random to a
 trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the
@@ -35,11 +37,14 @@ from pathlib import Path
 
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
+from callbreak_lab.solver import _consts
 from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, OPT_SIBLING, ST_NODES, default_opts
 from callbreak_lab.solver._engine import Engine
 from callbreak_lab.solver.api import Root, make_root, value_of, values_of
 
 PRESETS = ("modern", "strict", "online", "home")
+#: the search's technique switches by name ("MOBILITY" for ``OPT_MOBILITY``)
+OPTS = {k[4:]: int(v) for k, v in vars(_consts).items() if k.startswith("OPT_")}
 
 
 def positions(n: int, seed: int, tricks_left: list[int]) -> Iterator[tuple[str, Position, Root]]:
@@ -111,9 +116,15 @@ def techniques(n: int, seed: int) -> int:
     return 1 if bad else 0
 
 
-def nodes(out: Path, presets: list[str], lo: int, hi: int) -> int:
-    """Value, nodes and CPU seconds of each seat-solve of ``Deal.random(lo..hi-1)``."""
-    eng = Engine()
+def nodes(out: Path, presets: list[str], lo: int, hi: int, off: list[str]) -> int:
+    """Value, nodes and CPU seconds of each seat-solve of ``Deal.random(lo..hi-1)``, with the
+    techniques named in ``off`` (``OPT_*`` names without the prefix) switched off."""
+    opts = default_opts()
+    for name in off:
+        if name.upper() not in OPTS:
+            sys.exit(f"unknown technique {name!r} (known: {', '.join(sorted(OPTS))})")
+        opts[OPTS[name.upper()]] = 0
+    eng = Engine(opts=opts)
     rows: dict[str, list[float]] = {}
     for preset in presets:
         for seed in range(lo, hi):
@@ -168,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     nd.add_argument("out", type=Path)
     nd.add_argument("--presets", default="online,modern,home")
     nd.add_argument("--seeds", default="0:12", help="LO:HI, deals Deal.random(LO..HI-1)")
+    nd.add_argument(
+        "--off", default="", help="techniques to switch off, e.g. MOBILITY,GUESS (OPT_* names)"
+    )
     cn = sub.add_parser("compare-nodes", help="two node-count files")
     cn.add_argument("a", type=Path)
     cn.add_argument("b", type=Path)
@@ -181,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         return compare(args.a, args.b)
     if args.command == "nodes":
         lo, hi = (int(x) for x in args.seeds.split(":"))
-        return nodes(args.out, args.presets.split(","), lo, hi)
+        off = [x for x in args.off.split(",") if x]
+        return nodes(args.out, args.presets.split(","), lo, hi, off)
     if args.command == "compare-nodes":
         return compare_nodes(args.a, args.b)
     return techniques(args.positions, args.seed)
