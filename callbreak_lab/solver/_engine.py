@@ -36,7 +36,7 @@ class Engine:
     """
 
     def __init__(self, log2_slots: int = 21, opts: np.ndarray | None = None) -> None:
-        self.keys, self.info, self.gens = new_table(log2_slots)
+        self.keys, self.info, self.gens, self.fps = new_table(log2_slots)
         self.pl, self.mv, self.tc, self.scratch = new_workspace()
         self.opts = default_opts() if opts is None else np.asarray(opts, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
@@ -52,6 +52,7 @@ class Engine:
     def clear(self) -> None:
         """Forget every table entry."""
         self.gens[:] = 0
+        self.fps[:] = 0
         self.keys[:] = 0
         self.gen = 1
 
@@ -105,6 +106,7 @@ class Engine:
                 self.keys,
                 self.info,
                 self.gens,
+                self.fps,
                 self.gen,
                 self.opts,
                 self.stats,
@@ -136,6 +138,7 @@ class Engine:
                 self.keys,
                 self.info,
                 self.gens,
+                self.fps,
                 self.gen,
                 self.opts,
                 self.stats,

@@ -66,7 +66,8 @@ F_CODE = 10  # 4 columns: owners of each suit, highest first
 F_KILL = 14  # killer: the last move of the target that cut off at this ply
 F_SKIP = 15  # moves whose result a searched sibling's result already gives (52-bit)
 F_KILL2 = 16  # the same for the other seats' moves
-N_FIELDS = 17
+F_FP = 17  # fingerprint of the table group (with F_BASE)
+N_FIELDS = 18
 
 _ENTER = 0
 _ITER = 1
@@ -84,7 +85,7 @@ def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @kernel
-def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats):
+def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, fps, gen, stats):
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
     if base < 0:
@@ -106,7 +107,23 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, gen, stats)
         lo = 0
         hi = need - 1
     tt_store(
-        keys, info, gens, gen, base, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best
+        keys,
+        info,
+        gens,
+        fps,
+        gen,
+        base,
+        pl[p, F_FP],
+        pl[p, F_W0],
+        fl,
+        target,
+        codes,
+        hands,
+        rel,
+        left,
+        lo,
+        hi,
+        best,
     )
     stats[ST_TT_STORES] += 1
     stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
@@ -174,6 +191,7 @@ def probe(
     keys,
     info,
     gens,
+    fps,
     gen,
     opts,
     stats,
@@ -193,7 +211,7 @@ def probe(
     use_decided = opts[OPT_DECIDED]
     use_sibling = opts[OPT_SIBLING] and use_part
     fl = mb * 2 + vr
-    nslots = keys.shape[0]
+    nslots = gens.shape[0]
     legal = scratch[0]
     live = scratch[1]
     scores = scratch[2]
@@ -262,8 +280,8 @@ def probe(
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
                     w0 = length_word(hands, leader)
-                    base = bucket_of(w0, fl * 4 + target, codes, nslots, left)
-                    res, slot = tt_lookup(keys, info, gens, base, w0, fl, target, codes, need)
+                    base, fp = bucket_of(w0, fl * 4 + target, codes, nslots, left)
+                    res, slot = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
                     if res >= 0:
                         stats[ST_TT_HITS] += 1
                         r = res
@@ -271,9 +289,10 @@ def probe(
                         mode = _RETURN
                         continue
                     if slot >= 0:
-                        hint = card_of_rel(info[slot, 2], hands)
+                        hint = card_of_rel(info[2, slot], hands)
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
+                    pl[p, F_FP] = fp
                     pl[p, F_NEED] = need
             elif use_decided:
                 # nobody still to play can beat the winning card (``can_beat`` ignores the
@@ -361,7 +380,7 @@ def probe(
                 rel = pl[p, F_REL] | pl[p, F_LMARK]
                 if not use_part:
                     rel = _ALL
-                _store(hands, pl, p, r, -1, rel, target, fl, keys, info, gens, gen, stats)
+                _store(hands, pl, p, r, -1, rel, target, fl, keys, info, gens, fps, gen, stats)
                 mode = _RETURN
         else:
             if p == 0:
@@ -388,7 +407,7 @@ def probe(
                 pl[p, F_KILL if mover == target else F_KILL2] = c + 1
                 if not use_part:
                     rel = _ALL
-                _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, gen, stats)
+                _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, fps, gen, stats)
             else:
                 s = c // 13
                 mine = hands[mover, s]
@@ -424,6 +443,7 @@ def solve_root(
     keys,
     info,
     gens,
+    fps,
     gen,
     opts,
     stats,
@@ -480,6 +500,7 @@ def solve_root(
             keys,
             info,
             gens,
+            fps,
             gen,
             opts,
             stats,
