@@ -16,6 +16,14 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     python scripts/solver_check.py compare-nodes old-nodes.json new-nodes.json
     # one technique off against on, same version
     python scripts/solver_check.py nodes off.json --seeds 12:30 --off MOBILITY
+    # a long run: one engine through every solve and play-out, its table full (the benchmark's,
+    # dataset generation's and the service's situation; table layout and replacement show here)
+    python scripts/solver_check.py nodes long.json --seeds 100:110 --long-run --playouts
+
+Node counts are exact; CPU seconds on this kind of shared machine moved by up to 30 % between
+identical runs (session 11). Compare times only side by side: the old version (a git worktree on
+PYTHONPATH, with its own NUMBA_CACHE_DIR, emptied whenever its kernels change: numba's cache
+does not see a changed callee in another file) on one core and the new one on the other.
 
 Positions: random deals (presets modern, strict, online, home in turn) played at random to a
 trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the
@@ -40,7 +48,7 @@ from callbreak_lab.game import Position
 from callbreak_lab.solver import _consts
 from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, OPT_SIBLING, ST_NODES, default_opts
 from callbreak_lab.solver._engine import Engine
-from callbreak_lab.solver.api import Root, make_root, value_of, values_of
+from callbreak_lab.solver.api import Root, make_root, playout_of, value_of, values_of
 
 PRESETS = ("modern", "strict", "online", "home")
 #: the search's technique switches by name ("MOBILITY" for ``OPT_MOBILITY``)
@@ -116,9 +124,22 @@ def techniques(n: int, seed: int) -> int:
     return 1 if bad else 0
 
 
-def nodes(out: Path, presets: list[str], lo: int, hi: int, off: list[str]) -> int:
+def nodes(
+    out: Path,
+    presets: list[str],
+    lo: int,
+    hi: int,
+    off: list[str],
+    long_run: bool = False,
+    playouts: bool = False,
+) -> int:
     """Value, nodes and CPU seconds of each seat-solve of ``Deal.random(lo..hi-1)``, with the
-    techniques named in ``off`` (``OPT_*`` names without the prefix) switched off."""
+    techniques named in ``off`` (``OPT_*`` names without the prefix) switched off.
+
+    ``long_run``: one engine through every solve without clearing its table, as in the
+    benchmark, dataset generation and the service (the table fills up and replacement decides);
+    ``playouts``: also each deal's play-out from its four values (the dataset's work), a row
+    ``preset/seed/playout`` whose value is the four trick counts."""
     opts = default_opts()
     for name in off:
         if name.upper() not in OPTS:
@@ -130,13 +151,23 @@ def nodes(out: Path, presets: list[str], lo: int, hi: int, off: list[str]) -> in
         for seed in range(lo, hi):
             root = make_root(Deal.random(seed), preset)
             for seat in range(4):
-                eng.clear()
+                if not long_run:
+                    eng.clear()
                 n0 = int(eng.stats[ST_NODES])
                 t0 = time.process_time()
                 v = value_of(root, seat, eng)
                 dt = time.process_time() - t0
                 rows[f"{preset}/{seed}/{seat}"] = [v, int(eng.stats[ST_NODES]) - n0, round(dt, 3)]
-        print(f"{preset}: {sum(r[1] for k, r in rows.items() if k.startswith(preset)):,} nodes")
+            if playouts:
+                known = tuple(int(rows[f"{preset}/{seed}/{q}"][0]) for q in range(4))
+                n0 = int(eng.stats[ST_NODES])
+                t0 = time.process_time()
+                tricks = list(playout_of(root, eng, known=known).tricks)
+                dt = time.process_time() - t0
+                n = int(eng.stats[ST_NODES]) - n0
+                rows[f"{preset}/{seed}/playout"] = [tricks, n, round(dt, 3)]
+        mine = [r for k, r in rows.items() if k.startswith(preset + "/")]
+        print(f"{preset}: {sum(r[1] for r in mine):,} nodes, {sum(r[2] for r in mine):.1f} s CPU")
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(rows))
     tmp.replace(out)
@@ -162,7 +193,7 @@ def compare_nodes(a: Path, b: Path) -> int:
         )
     worst = sorted(common, key=lambda k: new[k][1] / max(old[k][1], 1), reverse=True)[:6]
     print("worst ratios:", ", ".join(f"{k} {old[k][1]:,} -> {new[k][1]:,}" for k in worst))
-    print(f"{len(bad)} of {len(common)} seat-solves with differing values")
+    print(f"{len(bad)} of {len(common)} rows (seat-solves, play-outs) with differing results")
     return 1 if bad else 0
 
 
@@ -182,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     nd.add_argument(
         "--off", default="", help="techniques to switch off, e.g. MOBILITY,GUESS (OPT_* names)"
     )
+    nd.add_argument(
+        "--long-run", action="store_true", help="one engine, never cleared (a full table)"
+    )
+    nd.add_argument("--playouts", action="store_true", help="also play out each deal")
     cn = sub.add_parser("compare-nodes", help="two node-count files")
     cn.add_argument("a", type=Path)
     cn.add_argument("b", type=Path)
@@ -196,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "nodes":
         lo, hi = (int(x) for x in args.seeds.split(":"))
         off = [x for x in args.off.split(",") if x]
-        return nodes(args.out, args.presets.split(","), lo, hi, off)
+        return nodes(args.out, args.presets.split(","), lo, hi, off, args.long_run, args.playouts)
     if args.command == "compare-nodes":
         return compare_nodes(args.a, args.b)
     return techniques(args.positions, args.seed)
