@@ -128,6 +128,17 @@ def topk(left):
 
 
 @kernel
+def _scan_word(word, pat):
+    """(flags of the lanes before the word's first empty slot whose byte equals the pattern's,
+    index of that first empty lane or 8): one word of a bucket scan."""
+    cand = _zero_lanes(word ^ pat)
+    stop = _first_lane(_zero_lanes(word))
+    if stop < 8:
+        cand &= (1 << (8 * stop)) - 1
+    return cand, stop
+
+
+@kernel
 def bucket_of(w0, tflags, codes, nslots, left):
     """(first slot of the bucket, fingerprint 1..127) of the group: a length word, target/rule
     bits and the owners of the top ``topk(left)`` cards of each suit."""
@@ -172,11 +183,7 @@ def tt_lookup(keys, info, fps, base, fp, w0, f1, f2, codes, need):
     for j in range(SPILL):
         b = base ^ (j * WAYS)
         for w in range(b // 8, (b + WAYS) // 8):
-            word = fps[w]
-            cand = _zero_lanes(word ^ pat)
-            stop = _first_lane(_zero_lanes(word))
-            if stop < 8:
-                cand &= (1 << (8 * stop)) - 1
+            cand, stop = _scan_word(fps[w], pat)
             for lane in range(8 if cand != 0 else 0):
                 if not (cand >> (8 * lane + 7)) & 1:
                     continue
@@ -261,11 +268,7 @@ def tt_store(
     for j in range(SPILL):
         b = base ^ (j * WAYS)
         for w in range(b // 8, (b + WAYS) // 8):
-            word = fps[w]
-            cand = _zero_lanes(word ^ pat)
-            stop = _first_lane(_zero_lanes(word))
-            if stop < 8:
-                cand &= (1 << (8 * stop)) - 1
+            cand, stop = _scan_word(fps[w], pat)
             for lane in range(8 if cand != 0 else 0):
                 if not (cand >> (8 * lane + 7)) & 1:
                     continue
