@@ -14,6 +14,8 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     # solve, one file per version; compare-nodes sums them per preset and lists the worst ratios
     python scripts/solver_check.py nodes old-nodes.json --presets online,modern,home --seeds 0:12
     python scripts/solver_check.py compare-nodes old-nodes.json new-nodes.json
+    # the slowest 5 % of one file: values and how much of each proof had the target on lead
+    python scripts/solver_check.py tail new-nodes.json
     # one technique off against on, same version
     python scripts/solver_check.py nodes off.json --seeds 12:30 --off MOBILITY
     # a long run: one engine through every solve and play-out, its table full (the benchmark's,
@@ -46,7 +48,14 @@ from pathlib import Path
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.solver import _consts
-from callbreak_lab.solver._consts import OPT_PART, OPT_QUICK, OPT_SIBLING, ST_NODES, default_opts
+from callbreak_lab.solver._consts import (
+    OPT_PART,
+    OPT_QUICK,
+    OPT_SIBLING,
+    ST_KIND,
+    ST_NODES,
+    default_opts,
+)
 from callbreak_lab.solver._engine import Engine
 from callbreak_lab.solver.api import Root, make_root, playout_of, value_of, values_of
 
@@ -154,10 +163,12 @@ def nodes(
                 if not long_run:
                     eng.clear()
                 n0 = int(eng.stats[ST_NODES])
+                kinds0 = eng.stats[ST_KIND : ST_KIND + 56].copy()
                 t0 = time.process_time()
                 v = value_of(root, seat, eng)
                 dt = time.process_time() - t0
-                rows[f"{preset}/{seed}/{seat}"] = [v, int(eng.stats[ST_NODES]) - n0, round(dt, 3)]
+                n = int(eng.stats[ST_NODES]) - n0
+                rows[f"{preset}/{seed}/{seat}"] = [v, n, round(dt, 3), _on_lead_share(eng, kinds0)]
             if playouts:
                 known = tuple(int(rows[f"{preset}/{seed}/{q}"][0]) for q in range(4))
                 n0 = int(eng.stats[ST_NODES])
@@ -171,6 +182,31 @@ def nodes(
     tmp = out.with_name(out.name + ".tmp")
     tmp.write_text(json.dumps(rows))
     tmp.replace(out)
+    return 0
+
+
+def _on_lead_share(eng: Engine, kinds0: object) -> float:
+    """Share of a solve's table stores made with the target on lead (the rest: another seat
+    on lead). Near 0 means the other seats kept the lead through the whole proof."""
+    kinds = (eng.stats[ST_KIND : ST_KIND + 56] - kinds0).reshape(14, 4)
+    total = int(kinds.sum())
+    return round(float(kinds[:, 1].sum() + kinds[:, 3].sum()) / max(total, 1), 3)
+
+
+def tail(path: Path) -> int:
+    """The slowest 5 % of a ``nodes`` file's seat-solves: their share of all nodes, values and
+    share of table stores with the target on lead (which kind of proof the tail is)."""
+    rows = json.loads(path.read_text())
+    solves = sorted(
+        ((k, r) for k, r in rows.items() if not k.endswith("/playout")), key=lambda kr: -kr[1][1]
+    )
+    total = sum(r[1] for _, r in solves)
+    top = solves[: max(1, len(solves) // 20)]
+    share = sum(r[1] for _, r in top) / max(total, 1)
+    print(f"{len(solves)} seat-solves, {total / 1e6:.1f} M nodes; slowest {len(top)}: {share:.0%}")
+    for k, r in top:
+        lead = f"{r[3]:.1%}" if len(r) > 3 else "?"
+        print(f"  {k:16} value {r[0]:2}  {r[1] / 1e6:6.1f} M nodes  target-on-lead stores {lead}")
     return 0
 
 
@@ -217,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         "--long-run", action="store_true", help="one engine, never cleared (a full table)"
     )
     nd.add_argument("--playouts", action="store_true", help="also play out each deal")
+    tl = sub.add_parser("tail", help="the slowest 5 %% of a node-count file's solves")
+    tl.add_argument("path", type=Path)
     cn = sub.add_parser("compare-nodes", help="two node-count files")
     cn.add_argument("a", type=Path)
     cn.add_argument("b", type=Path)
@@ -234,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         return nodes(args.out, args.presets.split(","), lo, hi, off, args.long_run, args.playouts)
     if args.command == "compare-nodes":
         return compare_nodes(args.a, args.b)
+    if args.command == "tail":
+        return tail(args.path)
     return techniques(args.positions, args.seed)
 
 
