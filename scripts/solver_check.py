@@ -45,6 +45,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
+
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.solver import _consts
@@ -185,7 +187,7 @@ def nodes(
     return 0
 
 
-def _on_lead_share(eng: Engine, kinds0: object) -> float:
+def _on_lead_share(eng: Engine, kinds0: np.ndarray) -> float:
     """Share of a solve's table stores made with the target on lead (the rest: another seat
     on lead). Near 0 means the other seats kept the lead through the whole proof."""
     kinds = (eng.stats[ST_KIND : ST_KIND + 56] - kinds0).reshape(14, 4)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -16,9 +18,16 @@ import test_solver_brute as brute
 
 from callbreak_lab.cards import Card, Hand
 from callbreak_lab.solver import api
-from callbreak_lab.solver._consts import N_OPTS, OPT_SIBLING, ST_SIBLING_SKIPS, default_opts
+from callbreak_lab.solver._consts import (
+    N_OPTS,
+    OPT_SIBLING,
+    ST_SIBLING_SKIPS,
+    ST_TT_STORES,
+    default_opts,
+)
 from callbreak_lab.solver._engine import Engine, split_masks
 from callbreak_lab.solver._moves import lead_replies
+from callbreak_lab.solver._table import _scan_word
 
 SWITCHES = [(mb, vr) for mb in (0, 1) for vr in (0, 1)]
 
@@ -152,3 +161,37 @@ def test_lead_replies_counts_each_run_of_legal_cards_once() -> None:
         assert replies("5H", 0, vr) == 2 + 1 + 1  # K/Q or the 3
         assert replies("AH", 1, vr) == 2 + 1 + 1  # nobody can beat the A: any heart
         assert replies("2D", 1, vr) == 2 + 1 + 2  # seat 1 discards a heart, seat 3 a heart or club
+
+
+@given(st.lists(st.integers(0, 127), min_size=8, max_size=8), st.integers(1, 127))
+@settings(max_examples=300, deadline=None)
+def test_fingerprint_word_scan_agrees_with_a_byte_by_byte_scan(lanes: list[int], fp: int) -> None:
+    word = sum(b << (8 * j) for j, b in enumerate(lanes))
+    cand, stop = _scan_word(word, fp * 0x0101010101010101)
+    want_stop = next((j for j, b in enumerate(lanes) if b == 0), 8)
+    assert stop == want_stop
+    flagged = {j for j in range(8) if (cand >> (8 * j + 7)) & 1}
+    # every slot of the group before the first empty one is flagged (extra flags only cost a key
+    # check), and nothing at or after the first empty slot
+    assert {j for j in range(want_stop) if lanes[j] == fp} <= flagged
+    assert all(j < want_stop for j in flagged)
+
+
+def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:
+    # 512 slots: one bucket chain, full after a few solves, so every later store replaces an
+    # entry and every lookup scans a full chain. Small endings against the exhaustive minimax,
+    # then larger ones (which fill the table) against an engine with a roomy table
+    tiny = Engine(log2_slots=6)
+    for hands, trick, leader, mb, vr in _endings(300, 20, (3, 4)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
+            assert api.value_of(root, t, tiny) == want, (hands, trick, leader, t, mb, vr)
+    roomy = Engine(log2_slots=16)
+    for hands, trick, leader, mb, vr in _endings(301, 24, (6, 7)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = api.value_of(root, t, roomy)
+            assert api.value_of(root, t, tiny) == want, (hands, trick, leader, t, mb, vr)
+    assert (tiny.gens > 0).all()
+    assert tiny.stats[ST_TT_STORES] > 4 * tiny.gens.size
