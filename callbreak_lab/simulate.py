@@ -375,13 +375,14 @@ def _solve_layouts(
     masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int, progress: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The seat's guaranteed and play-out tricks in every layout, via the solver's batch call
-    (one pass per layout: the play-out reuses the values and table of the layout's solve)."""
+    (one pass per layout: the seat's value, then the play-out from it and the same table; the
+    other seats' values are never solved at the root, which would cost about 3x more)."""
     from callbreak_lab import solver
 
     deals = deals_from_masks(masks)
-    tables, results = solver.tables_and_playouts(deals, rules, n_jobs=n_jobs, progress=progress)
+    dd, results = solver.values_and_playouts(deals, seat, rules, n_jobs=n_jobs, progress=progress)
     po = np.array([r.tricks[seat] for r in results], dtype=np.int64)
-    return tables[:, seat].astype(np.int64).reshape(len(deals)), po
+    return dd.reshape(len(deals)), po
 
 
 def monte_carlo(

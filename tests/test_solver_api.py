@@ -275,7 +275,13 @@ def test_batches_in_order_and_parallel() -> None:
         both_tables, both_outs = solver.tables_and_playouts(positions, None, n_jobs=jobs)
         assert [tuple(int(x) for x in row) for row in both_tables] == seq
         assert both_outs == outs
+        for seat in (0, 3):
+            values, seat_outs = solver.values_and_playouts(positions, seat, None, n_jobs=jobs)
+            assert values.tolist() == [t[seat] for t in seq]
+            assert seat_outs == outs
     assert solver.dd_tables([], "modern").shape == (0, 4)
+    with pytest.raises(solver.SeatError):
+        solver.values_and_playouts(positions, 4)
     with pytest.raises(solver.SolverError, match="known values"):
         api.playout_of(api.make_root(positions[0]), known=(0, 0, 99, 0))
     with pytest.raises(ValueError, match="seats"):

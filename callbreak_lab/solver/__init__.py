@@ -3,7 +3,8 @@
 ``solve``, ``dd_table``, ``card_values`` and ``playout`` work on one position (a ``Position`` at
 any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`` and
 ``playouts`` batch them over many deals in parallel (joblib), results in input order;
-``tables_and_playouts`` computes both for each deal at little more than the cost of the table.
+``tables_and_playouts`` computes both for each deal at little more than the cost of the table;
+``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .api import (
     playout,
     solve,
 )
-from .batch import dd_tables, playouts, solve_many, tables_and_playouts
+from .batch import dd_tables, playouts, solve_many, tables_and_playouts, values_and_playouts
 
 __all__ = [
     "SOLVER_VERSION",
@@ -35,4 +36,5 @@ __all__ = [
     "solve",
     "solve_many",
     "tables_and_playouts",
+    "values_and_playouts",
 ]

@@ -323,8 +323,9 @@ def _order_key(c: int) -> int:
 def playout_of(
     root: Root, eng: Engine | None = None, known: tuple[int, ...] | None = None
 ) -> PlayoutResult:
-    """The self-interested play-out of a validated root. ``known``: each seat's value at the
-    root when already solved (a ``dd_table``), so the play-out does not prove it again."""
+    """The self-interested play-out of a validated root. ``known``: a lower bound on each seat's
+    value at the root (its value when already solved, as in a ``dd_table``, 0 when unknown), so
+    the play-out does not prove it again."""
     eng = eng or engine()
     cards: list[Card] = []
     won = list(root.won)

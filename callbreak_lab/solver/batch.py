@@ -35,6 +35,15 @@ def _both_chunk(roots: list[Root]) -> list[tuple[tuple[int, ...], PlayoutResult]
     return out
 
 
+def _seat_chunk(jobs: list[tuple[Root, int]]) -> list[tuple[int, PlayoutResult]]:
+    out = []
+    for root, seat in jobs:
+        v = value_of(root, seat)
+        lows = tuple(v if q == seat else 0 for q in range(4))
+        out.append((v, playout_of(root, known=lows)))
+    return out
+
+
 def _roots(deals: Any, rules: Ruleset | str | None) -> list[Root]:
     """Validated roots of a sequence of deals or positions (one deal alone is refused: a deal's
     text would otherwise be read character by character)."""
@@ -145,3 +154,22 @@ def tables_and_playouts(
     out = _run(_both_chunk, roots, n_jobs, progress)
     tables = np.array([t for t, _ in out], dtype=np.int64).reshape(len(roots), 4)
     return tables, [p for _, p in out]
+
+
+def values_and_playouts(
+    deals: Sequence[Position | Deal | str],
+    seat: int,
+    rules: Ruleset | str | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> tuple[np.ndarray, list[PlayoutResult]]:
+    """One seat's value and the play-out of each deal: what single-dummy Monte Carlo needs.
+
+    Much cheaper than ``tables_and_playouts`` when the other seats' values are not wanted: the
+    play-out never needs the other seats' values at the root, and those root solves hold most
+    of a table's cost (modern layouts around one hand: 75 s for table and play-out, 19 s for
+    the seat's value and the play-out)."""
+    seat = _check_seat(seat)
+    roots = _roots(deals, rules)
+    out = _run(_seat_chunk, [(r, seat) for r in roots], n_jobs, progress)
+    return np.array([v for v, _ in out], dtype=np.int64), [p for _, p in out]
