@@ -8,6 +8,9 @@ goes (atomically) and picks up where it stopped:
         --out benchmarks/mc/modern.json
     python scripts/mc_reference.py report benchmarks/mc/modern.json
 
+``--playout-only`` deals the same layouts and plays them out without solving the seat's
+guaranteed tricks, which the report does not use (much cheaper where that root solve is hard).
+
 Hands: the first ``--hands`` deals of the held-out split (deal-index order, so the choice does not
 change as the dataset grows), each at seat ``deal index % 4``; layouts seeded by the deal index.
 ``report`` scores, on those hands and against the hand's actual play-out tricks in the dataset,
@@ -33,8 +36,8 @@ from callbreak_lab.cards import Hand
 from callbreak_lab.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
 from callbreak_lab.model import load_model
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.simulate import monte_carlo
-from callbreak_lab.solver import SOLVER_VERSION
+from callbreak_lab.simulate import deal_around, deals_from_masks, monte_carlo
+from callbreak_lab.solver import SOLVER_VERSION, playouts
 
 
 def held_out_hands(rules: Ruleset, data_dir: str, n: int) -> HandSet:
@@ -59,33 +62,48 @@ def run(args: argparse.Namespace) -> int:
         "rules": rules.name,
         "layouts": args.layouts,
         "solver_version": SOLVER_VERSION,
+        "playout_only": args.playout_only,
         "hands": [],
     }
     if out.exists():
         doc = json.loads(out.read_text())
-        if (doc["rules"], doc["layouts"]) != (rules.name, args.layouts):
+        mine = (rules.name, args.layouts, args.playout_only)
+        if (doc["rules"], doc["layouts"], doc.get("playout_only", False)) != mine:
             sys.exit(f"{out} holds {doc['rules']} with {doc['layouts']} layouts: use another file")
     done = {(h["deal"], h["seat"]) for h in doc["hands"]}
     for mask, seat, deal in zip(hands.masks, hands.seats, hands.deal, strict=True):
         if (int(deal), int(seat)) in done:
             continue
         t0 = time.perf_counter()
-        mc = monte_carlo(Hand(int(mask)), int(seat), rules, n=args.layouts, seed=int(deal))
+        hand = Hand(int(mask))
+        if args.playout_only:
+            layouts = deal_around(hand, int(seat), args.layouts, int(deal))
+            outs = playouts(deals_from_masks(layouts), rules, n_jobs=args.jobs)
+            po = np.array([o.tricks[int(seat)] for o in outs], dtype=np.int64)
+            dd_counts = None
+        else:
+            mc = monte_carlo(
+                hand, int(seat), rules, n=args.layouts, seed=int(deal), n_jobs=args.jobs
+            )
+            po = mc.playout
+            dd_counts = np.bincount(mc.dd, minlength=14).tolist()
+        counts = np.bincount(po, minlength=14)
+        call = int(best_calls((counts / counts.sum())[None, :], rules).call[0])
         seconds = time.perf_counter() - t0
         doc["hands"].append(
             {
                 "deal": int(deal),
                 "seat": int(seat),
-                "hand": str(mc.hand),
-                "playout_counts": np.bincount(mc.playout, minlength=14).tolist(),
-                "dd_counts": np.bincount(mc.dd, minlength=14).tolist(),
-                "best_call": mc.best_call,
+                "hand": str(hand),
+                "playout_counts": counts.tolist(),
+                "dd_counts": dd_counts,
+                "best_call": call,
                 "seconds": round(seconds, 1),
             }
         )
         _write(out, doc)
-        print(f"{len(doc['hands'])}/{args.hands}: deal {deal} seat {seat} {mc.hand} "
-              f"call {mc.best_call} ({seconds:.0f} s)", flush=True)  # fmt: skip
+        print(f"{len(doc['hands'])}/{args.hands}: deal {deal} seat {seat} {hand} "
+              f"call {call} ({seconds:.0f} s)", flush=True)  # fmt: skip
     return 0
 
 
@@ -136,6 +154,13 @@ def main() -> int:
     r.add_argument("--layouts", type=int, default=200)
     r.add_argument("--out", required=True)
     r.add_argument("--data", default="data")
+    r.add_argument("--jobs", type=int, default=1, help="worker processes over a hand's layouts")
+    r.add_argument(
+        "--playout-only",
+        action="store_true",
+        help="skip the guaranteed tricks (the report scores play-outs only; the seat's root "
+        "value is often the costliest solve of a layout)",
+    )
     r.set_defaults(func=run)
     q = sub.add_parser("report", help="score the callers on the computed hands")
     q.add_argument("file")
