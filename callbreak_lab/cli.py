@@ -446,6 +446,12 @@ def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.add_argument(
         "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="worker processes for --monte-carlo (-1: all cores; about 1-2 s per layout each)",
+    )
     p.set_defaults(run=cmd_evaluate)
 
 
@@ -463,7 +469,9 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
         if args.monte_carlo:
             from callbreak_lab.simulate import monte_carlo
 
-            mc = monte_carlo(rec.hand, rec.seat, rules, n=args.monte_carlo, seed=0)
+            mc = monte_carlo(
+                rec.hand, rec.seat, rules, n=args.monte_carlo, seed=0, n_jobs=args.jobs
+            )
         data = rec.to_dict()
         if mc is not None:
             data["monte_carlo"] = {

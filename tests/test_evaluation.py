@@ -190,9 +190,13 @@ def test_cli_evaluate_one_hand(models_env: Path, capsys: pytest.CaptureFixture[s
 def test_cli_evaluate_with_monte_carlo(
     models_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "1", "--json"]) == 0
+    assert main(["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "3", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
-    assert got["monte_carlo"]["n"] == 1 and len(got["monte_carlo"]["distribution"]) == 14
+    assert got["monte_carlo"]["n"] == 3 and len(got["monte_carlo"]["distribution"]) == 14
+    # the same layouts and answers when they are solved in two worker processes
+    args = ["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "3", "--jobs", "2", "--json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == got
 
 
 def test_cli_evaluate_file_json_lines_and_bad_line(
