@@ -470,7 +470,13 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
             from callbreak_lab.simulate import monte_carlo
 
             mc = monte_carlo(
-                rec.hand, rec.seat, rules, n=args.monte_carlo, seed=0, n_jobs=args.jobs
+                rec.hand,
+                rec.seat,
+                rules,
+                n=args.monte_carlo,
+                seed=0,
+                n_jobs=args.jobs,
+                progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe
             )
         data = rec.to_dict()
         if mc is not None:
