@@ -15,7 +15,10 @@ Hands: the first ``--hands`` deals of the held-out split (deal-index order, so t
 change as the dataset grows), each at seat ``deal index % 4``; layouts seeded by the deal index.
 ``report`` scores, on those hands and against the hand's actual play-out tricks in the dataset,
 the Monte Carlo call (best call of the sampled play-out distribution), the shipped model, each
-baseline and the clairvoyant call, with each caller's paired difference from Monte Carlo.
+baseline and the clairvoyant call, with each caller's paired difference from Monte Carlo; then
+again against each hand's own sampled layouts (each call's mean score over them, the Monte Carlo
+call left-one-out), which cuts the outcome's noise: on 40 modern hands the paired errors fell
+from 0.10-0.13 to 0.04.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import numpy as np
 from callbreak_lab import data as data_mod
 from callbreak_lab._atomic import atomic_open
 from callbreak_lab.baselines import BASELINES, baseline_calls
-from callbreak_lab.calls import best_calls
+from callbreak_lab.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.cards import Hand
 from callbreak_lab.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
 from callbreak_lab.model import load_model
@@ -140,9 +143,50 @@ def report(args: argparse.Namespace) -> int:
             f"{name:<22} {s.mean():7.3f} {s.std(ddof=1) / np.sqrt(n):6.3f} {d.mean():+7.3f} "
             f"{d.std(ddof=1) / np.sqrt(n):12.3f} {np.mean(calls == mc_calls):10.0%}"
         )
+    # the same callers scored against each hand's own layouts: far less noise than its one
+    # dataset outcome; Monte Carlo left-one-out (its call from the other layouts) so that it is
+    # not scored on the samples it chose by
+    table = score_matrix(rules) / 10.0
+    lo = int(legal_calls(rules)[0])
+    share = counts / counts.sum(axis=1, keepdims=True)
+    ref = loo_scores(counts, rules)
+    per_t = table[clairvoyant_calls(np.arange(14), rules) - lo, np.arange(14)]
+    k = doc["layouts"]
+    print(f"\nthe same hands, outcome = each hand's {k} layouts (expected score over them; "
+          f"Monte Carlo from the other {k - 1} layouts, left-one-out)")  # fmt: skip
+    print("{:<22} {:>7} {:>6} {:>7} {:>12}".format(*head[:5]))
+    for name, calls in callers.items():
+        if name == "monte_carlo":
+            s = ref
+        elif name == "clairvoyant":
+            s = share @ per_t
+        else:
+            s = np.einsum("ij,ij->i", share, table[np.asarray(calls) - lo])
+        d = s - ref
+        print(
+            f"{name:<22} {s.mean():7.3f} {s.std(ddof=1) / np.sqrt(n):6.3f} {d.mean():+7.3f} "
+            f"{d.std(ddof=1) / np.sqrt(n):12.3f}"
+        )
     secs = [h["seconds"] for h in entries]
     print(f"seconds per hand: median {np.median(secs):.0f}, total {sum(secs) / 3600:.1f} h")
     return 0
+
+
+def loo_scores(counts: np.ndarray, rules: Ruleset) -> np.ndarray:
+    """Each hand's Monte Carlo score (points) left-one-out: for every sampled layout, the best
+    call of the other layouts scored on that one, averaged over the layouts."""
+    table = score_matrix(rules) / 10.0
+    lo = int(legal_calls(rules)[0])
+    out = np.zeros(len(counts))
+    for i, row in enumerate(counts):
+        acc = 0.0
+        for t in np.flatnonzero(row):
+            rest = row.copy()
+            rest[t] -= 1
+            call = int(best_calls((rest / rest.sum())[None, :], rules).call[0])
+            acc += row[t] * table[call - lo, t]
+        out[i] = acc / row.sum()
+    return out
 
 
 def main() -> int:
