@@ -70,9 +70,13 @@ def run(args: argparse.Namespace) -> int:
     }
     if out.exists():
         doc = json.loads(out.read_text())
-        mine = (rules.name, args.layouts, args.playout_only)
-        if (doc["rules"], doc["layouts"], doc.get("playout_only", False)) != mine:
-            sys.exit(f"{out} holds {doc['rules']} with {doc['layouts']} layouts: use another file")
+        theirs = (doc["rules"], doc["layouts"], doc.get("playout_only", False))
+        if theirs != (rules.name, args.layouts, args.playout_only):
+            kind = "play-outs only" if theirs[2] else "play-outs and guaranteed tricks"
+            sys.exit(
+                f"{out} holds {theirs[0]} with {theirs[1]} layouts ({kind}): use another file "
+                "or the same --rules, --layouts and --playout-only"
+            )
     done = {(h["deal"], h["seat"]) for h in doc["hands"]}
     for mask, seat, deal in zip(hands.masks, hands.seats, hands.deal, strict=True):
         if (int(deal), int(seat)) in done:
