@@ -67,7 +67,8 @@ F_KILL = 14  # killer: the last move of the target that cut off at this ply
 F_SKIP = 15  # moves whose result a searched sibling's result already gives (52-bit)
 F_KILL2 = 16  # the same for the other seats' moves
 F_FP = 17  # fingerprint of the table group (with F_BASE)
-N_FIELDS = 18
+F_AMARK = 18  # F_LMARK when the rules' comparison excluded a card of the class, else 0
+N_FIELDS = 19
 
 _ENTER = 0
 _ITER = 1
@@ -138,6 +139,43 @@ def _trick_mark(tc, ts):
         if i != wo and tc[ts + i] // 13 == bs:
             return wo, 1 << best
     return wo, 0
+
+
+@kernel
+def _all_moves_mark(hand, legal, led, vr, lmark):
+    """The legal-card mark a result needs when every legal move gave it (a node whose moves all
+    failed to cut off): none when the rules' comparison excluded no card of the class the mover
+    had to play from (the suit led, the spades, or the whole hand).
+
+    Partition search's argument: an entry covers positions that agree on the cards at or above
+    its relevant ones. In such a position the rule compares the same class against another
+    winning card, and the cards it allows are a subset of the class, so of the moves that all
+    gave the result here. A subset cannot change an all-moves result. With ``_cut_mark``: every
+    seat-solve of ``Deal.random(12..29)``, modern 65.3 -> 39.5 M nodes, online 70.0 -> 42.8 M
+    (home has no must-beat rule: -0.5 %); modern 21 seat 3's ">= 4" proof 9.07 -> 2.91 M."""
+    if lmark == 0:
+        return 0
+    if hand[led] != 0:
+        return 0 if legal[led] == hand[led] else lmark
+    if vr == 0 and hand[3] != 0:
+        return 0 if legal[3] == hand[3] else lmark
+    for s in range(4):
+        if legal[s] != hand[s]:
+            return lmark
+    return 0
+
+
+@kernel
+def _cut_mark(tc, ts, pos, c, lmark):
+    """The legal-card mark a cutoff by card ``c`` needs: ``c`` itself when it beat the compared
+    card in its suit (in a position agreeing on the cards down to ``c``, the compared card is
+    lower, so ``c`` beats it and is legal again), else the compared card."""
+    if lmark == 0:
+        return 0
+    _led, best, _wo = trick_info(tc, ts, pos)
+    if c // 13 == best // 13 and c > best:
+        return 1 << c
+    return lmark
 
 
 @kernel
@@ -345,6 +383,7 @@ def probe(
                 spare,
             )
             pl[p, F_LMARK] = lmark
+            pl[p, F_AMARK] = _all_moves_mark(hands[mover], legal, tc[ts] // 13, vr, lmark)
             pl[p, F_NMV] = n
             pl[p, F_MI] = 0
             pl[p, F_SKIP] = 0
@@ -377,7 +416,7 @@ def probe(
                 mode = _ENTER
             else:
                 r = 0 if mover == target else 1
-                rel = pl[p, F_REL] | pl[p, F_LMARK]
+                rel = pl[p, F_REL] | pl[p, F_AMARK]
                 if not use_part:
                     rel = _ALL
                 _store(hands, pl, p, r, -1, rel, target, fl, keys, info, gens, fps, gen, stats)
@@ -403,7 +442,7 @@ def probe(
                 if pl[p, F_MI] == 1:
                     stats[pi + 1] += 1
                 stats[pi + 2] += pl[p, F_MI] - 1
-                rel |= pl[p, F_LMARK]
+                rel |= _cut_mark(tc, root_pos + p - pos, pos, c, pl[p, F_LMARK])
                 pl[p, F_KILL if mover == target else F_KILL2] = c + 1
                 if not use_part:
                     rel = _ALL
