@@ -323,7 +323,7 @@ def probe(
                     if res >= 0:
                         stats[ST_TT_HITS] += 1
                         r = res
-                        rel = entry_marks(keys, slot, hands) if use_part else _ALL
+                        rel = entry_marks(info, slot, hands) if use_part else _ALL
                         mode = _RETURN
                         continue
                     if slot >= 0:
