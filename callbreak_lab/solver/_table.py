@@ -40,15 +40,16 @@ from ._consts import HI, POP, kernel
 WAYS = 128
 #: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...)
 SPILL = 4
-#: The owners of the top ``topk(left)`` cards of each suit always belong to an entry's pattern,
-#: so they can be hashed: 3 cards with more than K2_LEFT tricks left, 2 down to K1_LEFT + 1,
-#: then 1. Coarser keys let partition entries answer more positions but crowd more entries into
-#: one bucket: with 1..3 / 4..6 the hardest deals lost entries to full buckets (103 M nodes on
-#: modern seed 4 seat 0); 1 / 2..3 halved that. With spill chains full buckets no longer lose
-#: entries and 1..3 / 4..6 is the better setting again (modern seed 4 seat 0: 21.3 M -> 20.1 M,
-#: home seed 7: 133 M -> 114 M); 1..6 / 7..9 crowded the chains again (home seed 7: 158 M).
-K1_LEFT = 3
-K2_LEFT = 6
+#: The owners of the top ``TOPK`` cards of each suit always belong to an entry's pattern, so they
+#: can be hashed (a suit with fewer live cards: all of them). Coarser keys let partition entries
+#: answer more positions but crowd more entries into one bucket chain. Sessions 3-11 settled on
+#: 3 cards with more than 6 tricks left, 2 down to 4, then 1, when a hit still passed the key's
+#: cards up as relevant. Once hits passed up only the relevant ranks, 1 everywhere was better:
+#: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 62.3 -> 40.0 M nodes,
+#: ``30..49`` 99.4 -> 71.5 M, one engine through ``100..111`` with play-outs 69.4 -> 39.4 M
+#: (CPU 26 -> 13 s); 2 everywhere 52.9 M and 0 (the length word alone) 46.0 M on 12..29, the
+#: latter with full chains on the hard deals (modern worst solve 2.6 -> 8.5 M).
+TOPK = 1
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
@@ -122,13 +123,9 @@ def length_word(hands, leader):
 
 @kernel
 def topk(left):
-    """Cards of each suit (from the top) always in an entry's pattern and hashed: fewer once
-    few tricks are left, where partition search pays most and positions are fewer."""
-    if left <= K1_LEFT:
-        return 1
-    if left <= K2_LEFT:
-        return 2
-    return 3
+    """Cards of each suit (from the top) always in an entry's pattern and hashed (``TOPK``,
+    whatever the tricks left)."""
+    return TOPK
 
 
 @kernel
