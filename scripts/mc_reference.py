@@ -7,6 +7,7 @@ goes (atomically) and picks up where it stopped:
     python scripts/mc_reference.py run --rules modern --hands 24 --layouts 50 \\
         --out benchmarks/mc/modern.json
     python scripts/mc_reference.py report benchmarks/mc/modern.json
+    python scripts/mc_reference.py report benchmarks/mc/home-50-playout.json --rules pagat
 
 ``--playout-only`` deals the same layouts and plays them out without solving the seat's
 guaranteed tricks, which the report does not use (much cheaper where that root solve is hard).
@@ -117,6 +118,13 @@ def run(args: argparse.Namespace) -> int:
 def report(args: argparse.Namespace) -> int:
     doc = json.loads(Path(args.file).read_text())
     rules = Ruleset.preset(doc["rules"])
+    if args.rules is not None:
+        # another preset of the same legal-card profile plays the same layouts out the same way,
+        # so only its scoring (and call range) differs: e.g. pagat from a home run
+        other = Ruleset.preset(args.rules)
+        if data_mod.profile_of(other) != data_mod.profile_of(rules):
+            sys.exit(f"--rules {args.rules}: not the profile of {doc['rules']}, the file's rules")
+        rules = other
     entries = doc["hands"]
     n = len(entries)
     if n < 2:
@@ -214,6 +222,11 @@ def main() -> int:
     q.add_argument("file")
     q.add_argument("--data", default="data")
     q.add_argument("--models", default=None)
+    q.add_argument(
+        "--rules",
+        default=None,
+        help="score under another preset of the file's profile (default: the file's rules)",
+    )
     q.set_defaults(func=report)
     args = p.parse_args()
     return int(args.func(args))
