@@ -25,11 +25,17 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     bound falls below ``hi_stop``, skipping the remaining (costlier) counts. Every bound it
     returns is one of the full computation's candidates, so it is as sound. A count whose cheap
     cap (``_lower_cap``) shows it can neither decide the question nor raise the best count so far
-    is not computed: the results are those of the full computation."""
+    is not computed: the results are those of the full computation. With ``lo_stop`` the
+    target's counts also stop adding terms (top spades, side suits) once they reach it, and the
+    marks are those of the terms added: the count then answers the question with shallower
+    marks, and it is still a bound wherever those marks agree, because every term is at least 0,
+    so it never exceeds the full count there. The same for each enemy's count against
+    ``hi_stop``. Every seat-solve of ``Deal.random(12..49)`` x modern/online/home 111.5 ->
+    102.6 M nodes (home 32.3 -> 27.7 M)."""
     lb = 0
     lmark = 0
     if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
-        lb, lmark = _lower(hands, leader, target, vr)
+        lb, lmark = _lower(hands, leader, target, vr, lo_stop)
         if lb >= lo_stop:
             return lb, left, lmark, 0
     tsp = hands[target, 3]
@@ -75,7 +81,7 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
             cap = _lower_cap(hands, q)
             if cap <= cs or (hi_stop >= 0 and left - cap >= hi_stop):
                 continue
-            lq, mq = _lower(hands, leader, q, vr)
+            lq, mq = _lower(hands, leader, q, vr, left - hi_stop + 1 if hi_stop >= 0 else 99)
             if lq > cs:
                 cs = lq
                 umark = mq
@@ -110,7 +116,7 @@ def _lower_cap(hands, q):
 
 
 @kernel
-def _spade_margin(mine, theirs):
+def _spade_margin(mine, theirs, stop=99):
     """(margin, mark): the most tricks the top spades of ``mine`` win against the spades
     ``theirs`` whatever the order: over ``mine``'s top ``j`` spades, ``j`` minus the spades of
     ``theirs`` above the ``j``-th (each beats at most one of them), maximised over ``j``;
@@ -128,25 +134,29 @@ def _spade_margin(mine, theirs):
             if j - a > best:
                 best = j - a
                 mark = 1 << (39 + r)
+                if best >= stop:
+                    break
         else:
             a += 1
     return best, mark
 
 
 @kernel
-def _lower(hands, leader, target, vr):
+def _lower(hands, leader, target, vr, stop=99):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
     osp = _others(hands, target, 3)
     # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
-    lb, lmark = _spade_margin(tsp, osp)
+    lb, lmark = _spade_margin(tsp, osp, stop)
+    if lb >= stop:
+        return lb, lmark
     if leader == target:
-        cash, mk = _cash_on_lead(hands, target, tsp, osp, lb, lmark)
+        cash, mk = _cash_on_lead(hands, target, tsp, osp, lb, lmark, stop)
         if cash > lb:
             lb = cash
             lmark = mk
     elif tsp & ABOVE[HI[osp] + 1] != 0:
-        sl, smk = _side_winners_off_lead(hands, target, tsp, osp, vr)
+        sl, smk = _side_winners_off_lead(hands, target, tsp, osp, vr, stop)
         if sl > lb:
             lb = sl
             lmark = smk
@@ -194,7 +204,7 @@ def _rounds(hands, target, s):
 
 
 @kernel
-def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
+def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark, stop=99):
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
     A: draw trumps round by round as long as each round is sure to win (``_rounds`` on spades:
@@ -235,6 +245,8 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
     cash_b = sp0
     mkb = sp0mark
     for s in range(3):
+        if cash_a >= stop and cash_b >= stop:
+            break
         if hands[target, s] == 0:
             continue
         k, card = _rounds(hands, target, s)
@@ -250,19 +262,31 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark):
                 kb = n
             if POP[hands[q, 3]] > t_top and n < ka:
                 ka = n
-        cash_a += ka
-        cash_b += kb
-        if ka > 0:
-            mka |= card
-        if kb > 0:
-            mkb |= card
+        if cash_a < stop:
+            cash_a += ka
+            if ka > 0:
+                mka |= card
+        if cash_b < stop:
+            cash_b += kb
+            if kb > 0:
+                mkb |= card
+    if cash_a >= stop and cash_b >= stop:
+        if _bits(mkb) < _bits(mka):
+            return cash_b, mkb
+        return cash_a, mka
     if cash_b > cash_a:
         return cash_b, mkb
     return cash_a, mka
 
 
 @kernel
-def _side_winners_off_lead(hands, target, tsp, osp, vr):
+def _bits(m):
+    """Number of cards in a 52-bit mask."""
+    return POP[m & 0x1FFF] + POP[(m >> 13) & 0x1FFF] + POP[(m >> 26) & 0x1FFF] + POP[m >> 39]
+
+
+@kernel
+def _side_winners_off_lead(hands, target, tsp, osp, vr, stop=99):
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
     spade above every enemy spade (a "master").
 
@@ -310,6 +334,8 @@ def _side_winners_off_lead(hands, target, tsp, osp, vr):
     total = t_top
     glob = t_top - dsum
     for s in range(3):
+        if total >= stop or glob >= stop:
+            break
         ts = hands[target, s]
         if ts == 0:
             continue
