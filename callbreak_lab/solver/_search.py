@@ -318,7 +318,7 @@ def probe(
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
                     w0 = length_word(hands, leader)
-                    base, fp = bucket_of(w0, fl * 4 + target, codes, nslots, left)
+                    base, fp = bucket_of(w0, fl * 4 + target, codes, nslots)
                     res, slot = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
                     if res >= 0:
                         stats[ST_TT_HITS] += 1

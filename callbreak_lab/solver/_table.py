@@ -13,7 +13,7 @@ bits) and owners of the top cards, highest first, 2 bits each; ``w1`` bits 60-61
 switches, ``w2`` bits 60-61 the target. ``info[:, i] = (lower, upper, best lead, tricks left,
 cards in the pattern, then for each suit the depth its result relied on)``: a hit passes only
 those relevant cards up to the positions above it, not the cards the key holds for hashing
-(``topk``). Passing the key's cards up made every ancestor's pattern as deep as the hashing
+(``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the hashing
 floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M nodes.
 ``gens[i]`` (0 = empty). Slots are grouped in buckets of ``WAYS`` that share a hash of ``w0``, the
 target/rules and the owners of the top few cards of each suit (an entry's *group*: every entry that
@@ -122,13 +122,6 @@ def length_word(hands, leader):
 
 
 @kernel
-def topk(left):
-    """Cards of each suit (from the top) always in an entry's pattern and hashed (``TOPK``,
-    whatever the tricks left)."""
-    return TOPK
-
-
-@kernel
 def _scan_word(word, pat):
     """(flags of the lanes before the word's first empty slot whose byte equals the pattern's,
     index of that first empty lane or 8): one word of a bucket scan."""
@@ -140,13 +133,12 @@ def _scan_word(word, pat):
 
 
 @kernel
-def bucket_of(w0, tflags, codes, nslots, left):
+def bucket_of(w0, tflags, codes, nslots):
     """(first slot of the bucket, fingerprint 1..127) of the group: a length word, target/rule
-    bits and the owners of the top ``topk(left)`` cards of each suit."""
+    bits and the owners of the top ``TOPK`` cards of each suit."""
     t = 0
-    kk = topk(left)
     for s in range(4):
-        t = (t << 2 * kk) | (codes[s] & ((1 << (2 * kk)) - 1))
+        t = (t << 2 * TOPK) | (codes[s] & ((1 << (2 * TOPK)) - 1))
     h = (w0 ^ (tflags << 59) ^ (t * 0x2545F4914F6CDD1D)) & 0x7FFFFFFFFFFFFFFF
     h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B
     h &= 0x7FFFFFFFFFFFFFFF
@@ -244,7 +236,7 @@ def tt_store(
     """Store bounds for every position agreeing on the cards at or above the relevant ones."""
     k1 = f1 << 60
     k2 = f2 << 60
-    kk = topk(left)
+    kk = TOPK
     depth = 0
     drs = 0  # the relevant depth of each suit, 4 bits each
     for s in range(4):
