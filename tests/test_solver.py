@@ -178,20 +178,37 @@ def test_fingerprint_word_scan_agrees_with_a_byte_by_byte_scan(lanes: list[int],
 
 
 def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:
-    # 512 slots: one bucket chain, full after a few solves, so every later store replaces an
-    # entry and every lookup scans a full chain. Small endings against the exhaustive minimax,
-    # then larger ones (which fill the table) against an engine with a roomy table
-    tiny = Engine(log2_slots=6)
+    # the smallest table, one spill chain, never emptied: full after a few solves, so every later
+    # store replaces an entry and every lookup scans a full chain. Small endings against the
+    # exhaustive minimax, then larger ones (which fill the table) against a roomy table
+    tiny = Engine(log2_slots=6, max_fill=None)
     for hands, trick, leader, mb, vr in _endings(300, 20, (3, 4)):
         root = _root(hands, trick, leader, mb, vr, 0)
         for t in range(4):
             want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
             assert api.value_of(root, t, tiny) == want, (hands, trick, leader, t, mb, vr)
     roomy = Engine(log2_slots=16)
-    for hands, trick, leader, mb, vr in _endings(301, 24, (6, 7)):
+    for hands, trick, leader, mb, vr in _endings(301, 120, (6, 7)):
         root = _root(hands, trick, leader, mb, vr, 0)
         for t in range(4):
             want = api.value_of(root, t, roomy)
             assert api.value_of(root, t, tiny) == want, (hands, trick, leader, t, mb, vr)
     assert (tiny.gens > 0).all()
-    assert tiny.stats[ST_TT_STORES] > 4 * tiny.gens.size
+    assert tiny.stats[ST_TT_STORES] > 2 * tiny.gens.size
+
+
+def test_a_table_more_than_half_full_is_emptied_before_the_next_search() -> None:
+    """A long run empties its table instead of filling every chain; values stay exact, and an
+    engine told never to empty its table fills it instead."""
+    emptied = Engine(log2_slots=6)
+    kept = Engine(log2_slots=6, max_fill=None)
+    for hands, trick, leader, mb, vr in _endings(302, 120, (6, 7)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = api.value_of(root, t, kept)
+            assert api.value_of(root, t, emptied) == want, (hands, trick, leader, t, mb, vr)
+    assert emptied.clears > 0
+    assert kept.clears == 0
+    assert (kept.gens > 0).all()
+    emptied.clear()
+    assert not emptied.fps.any() and not emptied.gens.any()

@@ -5,7 +5,7 @@ seat and rule switches, the same number of cards of each suit in each hand, and,
 the same owners of the top ``d_s`` remaining cards (relative ranks). ``d_s`` comes from the ranks
 that mattered in the search below the node (backed up like DDS's winning ranks), so one entry
 answers many positions. Entries never go stale (they hold for any deal); a generation counter only
-steers replacement, so the table needs no clearing between solves.
+steers replacement. The engine empties the table when it is half full (``Engine._make_room``).
 
 Layout, one column per slot: ``keys[:, i] = (w0, w1, w2)``: ``w0`` the suit lengths of the
 hands and the leader; ``w1`` (suits 0, 1) and ``w2`` (suits 2, 3) 30 bits per suit = depth (4
@@ -15,11 +15,11 @@ cards in the pattern, then for each suit the depth its result relied on)``: a hi
 those relevant cards up to the positions above it, not the cards the key holds for hashing
 (``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the hashing
 floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M nodes.
-``gens[i]`` (0 = empty). Slots are grouped in buckets of ``WAYS`` that share a hash of ``w0``, the
-target/rules and the owners of the top few cards of each suit (an entry's *group*: every entry that
-can answer a position is in its group). ``fps`` holds one byte per slot, eight to a word: 0 for an
-empty slot, else 1..127 from the group's hash (seven bits, so no word arithmetic overflows int64,
-with or without the JIT).
+``gens[i]`` the generation that stored the entry. Slots are grouped in buckets of ``WAYS`` that
+share a hash of ``w0``, the target/rules and the owners of the top few cards of each suit (an
+entry's *group*: every entry that can answer a position is in its group). ``fps`` holds one
+byte per slot, eight to a word: 0 for an empty slot, else 1..127 from the group's hash (seven
+bits, so no word arithmetic overflows int64, with or without the JIT).
 
 A lookup that misses scans its whole bucket chain (up to ``WAYS * SPILL`` slots once the table
 is full, as it is in any long run), and nearly every slot there holds another group. So the scan
@@ -38,8 +38,16 @@ import numpy as np
 from ._consts import HI, POP, kernel
 
 WAYS = 128
-#: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...)
-SPILL = 4
+#: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...).
+#: Every entry of a group lives in its chain, and a hard proof can hold thousands of entries of
+#: one group (the same suit lengths and top cards, different deep patterns): with 4 buckets such
+#: chains filled and evicted their own entries, which the search then proved again. Home
+#: ``Deal.random(175)`` seat 2, ">= 3" in a fresh table: 33.4 M nodes with 4 buckets, 13.1 M
+#: with 16, 10.9 M with 32, 9.8 M with 64 (longer scans cost more per lookup); every seat-solve
+#: of ``Deal.random(150..199)`` x home/strict 144.5 -> 121.8 M nodes with 16 (home's worst
+#: 33.5 -> 13.2 M), typical solves unchanged (their chains never fill). ``Engine`` empties the
+#: table once it is half full, so long runs do not scan full chains.
+SPILL = 32
 #: The owners of the top ``TOPK`` cards of each suit always belong to an entry's pattern, so they
 #: can be hashed (a suit with fewer live cards: all of them). Coarser keys let partition entries
 #: answer more positions but crowd more entries into one bucket chain. Sessions 3-11 settled on
