@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -25,24 +26,46 @@ kernel = njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 _KERNEL_FILES = ("_consts.py", "_moves.py", "_table.py", "_bounds.py", "_search.py")
 
 
+def _numba_cache_dir(here: Path) -> Path:
+    """The directory numba keeps these kernels' cache in, by numba's own rules: ``NUMBA_CACHE_DIR``
+    when set, else ``__pycache__`` beside the sources when writable, else a per-user directory."""
+    try:
+        from numba.core.caching import CacheImpl
+
+        source = str(here / "_consts.py")
+        locator_classes: list[Any] = list(CacheImpl._locator_classes)
+        for locator_class in locator_classes:
+            locator = locator_class.from_function(_numba_cache_dir, source)
+            if locator is not None:
+                return Path(locator.get_cache_path())
+    except Exception:  # numba's internals moved: fall back to its default location
+        pass
+    return here / "__pycache__"
+
+
 def _invalidate_stale_cache() -> None:
-    """Drop numba's on-disk cache when any kernel source changed.
+    """Drop numba's on-disk cache of the kernels when any kernel source changed.
 
     numba keys a cached function on its own file only, so a caller compiled with an older callee
-    from another module would be loaded stale. A digest of all kernel sources guards against it.
+    from another module would be loaded stale. A digest of all kernel sources guards against it,
+    in whichever directory numba caches them (before session 15 only ``__pycache__`` was
+    checked, so with ``NUMBA_CACHE_DIR`` set, or on a read-only install, a stale search could be
+    loaded after an upgrade).
     """
     here = Path(__file__).parent
     try:
         digest = hashlib.sha256(b"".join((here / f).read_bytes() for f in _KERNEL_FILES))
-        cache = here / "__pycache__"
+        cache = _numba_cache_dir(here)
         stamp = cache / "kernels.sha256"
         if stamp.exists() and stamp.read_text() == digest.hexdigest():
             return
-        cache.mkdir(exist_ok=True)
+        cache.mkdir(parents=True, exist_ok=True)
+        modules = tuple(f.removesuffix(".py") + "." for f in _KERNEL_FILES)
         for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
-            f.unlink(missing_ok=True)
+            if f.name.startswith(modules):
+                f.unlink(missing_ok=True)
         stamp.write_text(digest.hexdigest())
-    except OSError:  # read-only install: nothing to do, numba falls back to compiling
+    except OSError:  # nowhere writable: numba cannot cache either, so it compiles
         pass
 
 
