@@ -212,3 +212,9 @@ def test_a_table_more_than_half_full_is_emptied_before_the_next_search() -> None
     assert (kept.gens > 0).all()
     emptied.clear()
     assert not emptied.fps.any() and not emptied.gens.any()
+
+
+@pytest.mark.parametrize("bad", [0.0, -0.5, 1.5])
+def test_an_impossible_table_fill_limit_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="max_fill"):
+        Engine(log2_slots=6, max_fill=bad)

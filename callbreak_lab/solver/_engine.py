@@ -40,6 +40,8 @@ class Engine:
     ) -> None:
         """``max_fill``: empty the table before a search once more than this share of its
         slots is taken (``None``: never; entries are then only replaced, chain by chain)."""
+        if max_fill is not None and not 0.0 < max_fill <= 1.0:
+            raise ValueError(f"max_fill must be in (0, 1] or None, got {max_fill!r}")
         self.keys, self.info, self.gens, self.fps = new_table(log2_slots)
         self.max_fill = max_fill
         self.clears = 0  # times the table was emptied to make room
