@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import test_solver_brute as brute
 
-from callbreak_lab.cards import Card, Hand
+from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.solver import api
 from callbreak_lab.solver._consts import (
     N_OPTS,
@@ -27,7 +27,17 @@ from callbreak_lab.solver._consts import (
 )
 from callbreak_lab.solver._engine import Engine, split_masks
 from callbreak_lab.solver._moves import lead_replies
-from callbreak_lab.solver._table import _scan_word
+from callbreak_lab.solver._table import (
+    DEEP,
+    TOPK,
+    _scan_word,
+    bucket_of,
+    length_word,
+    new_table,
+    suit_codes,
+    tt_lookup,
+    tt_store,
+)
 
 SWITCHES = [(mb, vr) for mb in (0, 1) for vr in (0, 1)]
 
@@ -175,6 +185,49 @@ def test_fingerprint_word_scan_agrees_with_a_byte_by_byte_scan(lanes: list[int],
     # check), and nothing at or after the first empty slot
     assert {j for j in range(want_stop) if lanes[j] == fp} <= flagged
     assert all(j < want_stop for j in flagged)
+
+
+@given(
+    st.integers(0, (1 << 62) - 1),
+    st.integers(0, 15),
+    st.lists(st.integers(0, (1 << 26) - 1), min_size=4, max_size=4),
+    st.sampled_from([TOPK, DEEP]),
+)
+@settings(max_examples=200, deadline=None)
+def test_the_group_hash_is_the_same_with_and_without_the_jit(
+    w0: int, tflags: int, codes: list[int], level: int
+) -> None:
+    # a hash that let int64 products wrap differed between the two (and between call sites)
+    arr = np.array(codes, dtype=np.int64)
+    base, fp = bucket_of(w0, tflags, arr, 1 << 21, level)
+    assert (int(base), int(fp)) == tuple(
+        int(x) for x in bucket_of.py_func(w0, tflags, arr, 1 << 21, level)
+    )
+    assert base % 128 == 0 and 0 <= base < 1 << 21 and 1 <= fp <= 127
+
+
+def test_entries_are_found_at_both_hashing_levels() -> None:
+    # an entry whose pattern holds the top DEEP cards of every suit is filed in the deep chain,
+    # a shallower one in the TOPK chain; a lookup of either position finds it
+    keys, info, gens, fps = new_table(16)
+    nslots = gens.shape[0]
+    deep_seen_shallow = 0
+    for seed in range(40):
+        hands = split_masks([h.mask for h in Deal.random(seed).hands])
+        codes = np.zeros(4, dtype=np.int64)
+        suit_codes(hands, codes)
+        w0 = length_word(hands, seed % 4)
+        deep = seed % 2 == 1
+        rel = (1 << 52) - 1 if deep else 1 << 51  # every card, or the ace of spades alone
+        tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, rel, 13, 5, 13, -1)
+        found = {}
+        for level in (TOPK, DEEP):
+            base, fp = bucket_of(w0, 2 * 4 + 3, codes, nslots, level)
+            found[level] = int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0])
+        assert found[DEEP if deep else TOPK] == 1, seed
+        deep_seen_shallow += deep and found[TOPK] == 1
+    # a deep entry is in the TOPK scan only when both chains share a block of buckets (1 in 16)
+    assert deep_seen_shallow <= 8
 
 
 def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:

@@ -41,6 +41,8 @@ from ._consts import (
 )
 from ._moves import can_beat, gen_moves, rep_of, run_above, trick_info
 from ._table import (
+    DEEP,
+    TOPK,
     bucket_of,
     card_of_rel,
     entry_marks,
@@ -55,7 +57,7 @@ from ._table import (
 F_LEAD = 0  # leader of the trick
 F_WON = 1  # target's tricks since the root
 F_NEED = 2  # tricks still needed (trick-boundary nodes)
-F_BASE = 3  # table bucket (-1: node not stored)
+F_BASE = 3  # >= 0: the node looked the table up, so its result is stored (-1: not stored)
 F_NMV = 4  # number of moves
 F_MI = 5  # next move index
 F_W0 = 6  # length word of the table key
@@ -66,9 +68,8 @@ F_CODE = 10  # 4 columns: owners of each suit, highest first
 F_KILL = 14  # killer: the last move of the target that cut off at this ply
 F_SKIP = 15  # moves whose result a searched sibling's result already gives (52-bit)
 F_KILL2 = 16  # the same for the other seats' moves
-F_FP = 17  # fingerprint of the table group (with F_BASE)
-F_AMARK = 18  # F_LMARK when the rules' comparison excluded a card of the class, else 0
-N_FIELDS = 19
+F_AMARK = 17  # F_LMARK when the rules' comparison excluded a card of the class, else 0
+N_FIELDS = 18
 
 _ENTER = 0
 _ITER = 1
@@ -113,8 +114,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, fps, gen, s
         gens,
         fps,
         gen,
-        base,
-        pl[p, F_FP],
+        gens.shape[0],
         pl[p, F_W0],
         fl,
         target,
@@ -318,8 +318,17 @@ def probe(
                     codes = pl[p, F_CODE : F_CODE + 4]
                     suit_codes(hands, codes)
                     w0 = length_word(hands, leader)
-                    base, fp = bucket_of(w0, fl * 4 + target, codes, nslots)
+                    tf = fl * 4 + target
+                    base, fp = bucket_of(w0, tf, codes, nslots, TOPK)
                     res, slot = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
+                    if res < 0:  # the deep entries' chain (``_table.DEEP``)
+                        base, fp = bucket_of(w0, tf, codes, nslots, DEEP)
+                        res2, slot2 = tt_lookup(
+                            keys, info, fps, base, fp, w0, fl, target, codes, need
+                        )
+                        if res2 >= 0 or slot < 0:
+                            res = res2
+                            slot = slot2
                     if res >= 0:
                         stats[ST_TT_HITS] += 1
                         r = res
@@ -330,7 +339,6 @@ def probe(
                         hint = card_of_rel(info[2, slot], hands)
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
-                    pl[p, F_FP] = fp
                     pl[p, F_NEED] = need
             elif use_decided:
                 # nobody still to play can beat the winning card (``can_beat`` ignores the

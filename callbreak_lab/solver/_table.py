@@ -16,8 +16,9 @@ those relevant cards up to the positions above it, not the cards the key holds f
 (``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the hashing
 floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M nodes.
 ``gens[i]`` the generation that stored the entry. Slots are grouped in buckets of ``WAYS`` that
-share a hash of ``w0``, the target/rules and the owners of the top few cards of each suit (an
-entry's *group*: every entry that can answer a position is in its group). ``fps`` holds one
+share a hash of ``w0``, the target/rules and the owners of the top ``TOPK`` cards of each suit
+(an entry's *group*), or of the top ``DEEP`` cards when the entry's pattern holds them: every
+entry that can answer a position is in one of the position's two groups. ``fps`` holds one
 byte per slot, eight to a word: 0 for an empty slot, else 1..127 from the group's hash (seven
 bits, so no word arithmetic overflows int64, with or without the JIT).
 
@@ -58,6 +59,17 @@ SPILL = 32
 #: (CPU 26 -> 13 s); 2 everywhere 52.9 M and 0 (the length word alone) 46.0 M on 12..29, the
 #: latter with full chains on the hard deals (modern worst solve 2.6 -> 8.5 M).
 TOPK = 1
+#: A second hashing level. An entry whose pattern holds the top ``DEEP`` cards of every suit (all
+#: of a shorter suit) is filed under a hash of those owners instead of the top ``TOPK``; a lookup
+#: that the ``TOPK`` chain cannot answer scans the ``DEEP`` chain too. A hard proof stores
+#: thousands of entries of one ``TOPK`` group (home ``Deal.random(175)`` seat 2, ">= 3": chains
+#: of 4,000, 285 same-group entries read per lookup, 42 % of the solve's time in ``tt_lookup``);
+#: most of them are deep in every suit, and the second level spreads them over many chains.
+#: That probe 8.6-12.7 -> 5.0-5.1 s (10.7 -> 9.7 M nodes: fewer full chains); every seat-solve of
+#: ``Deal.random(150..199)`` x home 29.4-31.9 -> 22.9-25.6 s CPU (63.0 -> 61.6 M nodes); typical
+#: solves (``12..49`` x modern/online/home) -1.5 % nodes, time within noise. ``DEEP`` 3: 61.7 M
+#: nodes, slower; a third level (2 and 4, or 2 and 3): same nodes, no faster.
+DEEP = 2
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
@@ -140,19 +152,36 @@ def _scan_word(word, pat):
     return cand, stop
 
 
+#: primes below 2**31 for the group hash: every product in it stays below 2**62
+_P1 = 2147483629
+_P2 = 2147483587
+
+
 @kernel
-def bucket_of(w0, tflags, codes, nslots):
-    """(first slot of the bucket, fingerprint 1..127) of the group: a length word, target/rule
-    bits and the owners of the top ``TOPK`` cards of each suit."""
-    t = 0
-    for s in range(4):
-        t = (t << 2 * TOPK) | (codes[s] & ((1 << (2 * TOPK)) - 1))
-    h = (w0 ^ (tflags << 59) ^ (t * 0x2545F4914F6CDD1D)) & 0x7FFFFFFFFFFFFFFF
-    h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B
-    h &= 0x7FFFFFFFFFFFFFFF
-    h ^= h >> 31
+def bucket_of(w0, tflags, codes, nslots, level):
+    """(first slot of the bucket, fingerprint 1..127) of a group at a hashing ``level``: the
+    length word, target/rule bits and the owners of the top ``level`` cards of each suit.
+
+    Polynomial hashes modulo primes below 2**31, so no product overflows. An earlier hash let
+    int64 products wrap: with the JIT it gave other values than without it, and LLVM, to which
+    signed overflow is undefined, compiled it to different values at call sites with constant
+    arguments (found when a store and a lookup hashed in different kernels)."""
+    m = (1 << (2 * level)) - 1
+    h1 = level
+    h2 = level + 7
+    for x in (
+        w0 & 0x7FFFFFFF,
+        (w0 >> 31) & 0x7FFFFFFF,
+        tflags,
+        codes[0] & m,
+        codes[1] & m,
+        codes[2] & m,
+        codes[3] & m,
+    ):
+        h1 = (h1 * 1000003 + x) % _P1
+        h2 = (h2 * 999983 + x) % _P2
     nb = nslots // WAYS
-    return ((h >> 3) & (nb - 1)) * WAYS, 1 + ((h >> 40) % 127)
+    return (h1 & (nb - 1)) * WAYS, 1 + h2 % 127
 
 
 @kernel
@@ -228,8 +257,7 @@ def tt_store(
     gens,
     fps,
     gen,
-    base,
-    fp,
+    nslots,
     w0,
     f1,
     f2,
@@ -241,11 +269,13 @@ def tt_store(
     upper,
     best,
 ):
-    """Store bounds for every position agreeing on the cards at or above the relevant ones."""
+    """Store bounds for every position agreeing on the cards at or above the relevant ones, in
+    the chain of the deepest hashing level the pattern covers."""
     k1 = f1 << 60
     k2 = f2 << 60
     kk = TOPK
     depth = 0
+    deep = True  # the pattern holds the top DEEP cards of every suit
     drs = 0  # the relevant depth of each suit, 4 bits each
     for s in range(4):
         live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
@@ -259,6 +289,8 @@ def tt_store(
             if dr > d:
                 d = dr
         depth += d
+        if d < (DEEP if n > DEEP else n):
+            deep = False
         e = (d << 26) | (codes[s] & ((1 << (2 * d)) - 1))
         if s < 2:
             k1 |= e << (30 * s)
@@ -266,6 +298,7 @@ def tt_store(
             k2 |= e << (30 * (s - 2))
     # the bucket (and, once it is full, the next of its chain) fills from the first slot on: the
     # first empty slot ends the scan and takes the entry; else the least valuable one is replaced
+    base, fp = bucket_of(w0, f1 * 4 + f2, codes, nslots, DEEP if deep else TOPK)
     victim = -1
     pat = fp * _LANES_LO
     for j in range(SPILL):
