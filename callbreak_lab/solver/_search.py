@@ -213,6 +213,30 @@ def _suit_live(hands, tc, ts, pos, s):
 
 
 @kernel
+def _codes_after_trick(hands, tc, ts, before, codes):
+    """``codes`` (as ``suit_codes`` gives them) after the trick ``tc[ts:ts + 4]`` from the codes
+    ``before`` it: each card's two bits are cut out at its place among its suit's live cards,
+    instead of walking every live card again (the walk was 8-10 % of a hard solve)."""
+    for s in range(4):
+        codes[s] = before[s]
+    for s in range(4):
+        lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        for j in range(4):
+            c = tc[ts + j]
+            if c // 13 == s:
+                lv |= 1 << (c % 13)
+        for j in range(4):
+            c = tc[ts + j]
+            if c // 13 != s:
+                continue
+            r = c % 13
+            k = 2 * POP[lv >> (r + 1)]  # bits of the live cards above it
+            code = codes[s]
+            codes[s] = (code & ((1 << k) - 1)) | ((code >> (k + 2)) << k)
+            lv ^= 1 << r
+
+
+@kernel
 def probe(
     hands,
     tc,
@@ -316,7 +340,13 @@ def probe(
                         continue
                 if use_tt and ban == 0:
                     codes = pl[p, F_CODE : F_CODE + 4]
-                    suit_codes(hands, codes)
+                    if p >= 4 and pl[p - 4, F_BASE] >= 0:
+                        # the last trick's node looked the table up, so its codes are current
+                        _codes_after_trick(
+                            hands, tc, root_pos + p - 4, pl[p - 4, F_CODE : F_CODE + 4], codes
+                        )
+                    else:
+                        suit_codes(hands, codes)
                     w0 = length_word(hands, leader)
                     tf = fl * 4 + target
                     base, fp = bucket_of(w0, tf, codes, nslots, TOPK)
