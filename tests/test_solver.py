@@ -27,6 +27,7 @@ from callbreak_lab.solver._consts import (
 )
 from callbreak_lab.solver._engine import Engine, split_masks
 from callbreak_lab.solver._moves import lead_replies
+from callbreak_lab.solver._search import _codes_after_trick
 from callbreak_lab.solver._table import (
     DEEP,
     TOPK,
@@ -204,6 +205,28 @@ def test_the_group_hash_is_the_same_with_and_without_the_jit(
         int(x) for x in bucket_of.py_func(w0, tflags, arr, 1 << 21, level)
     )
     assert base % 128 == 0 and 0 <= base < 1 << 21 and 1 <= fp <= 127
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 11))
+@settings(max_examples=200, deadline=None)
+def test_suit_codes_carried_across_a_trick_equal_recomputed_ones(seed: int, tricks: int) -> None:
+    # any four cards, one from each hand, cut out of the codes give the codes of what is left
+    rng = random.Random(seed)
+    hands = split_masks([h.mask for h in Deal.random(seed).hands])
+    for _ in range(tricks + 1):
+        before = np.zeros(4, dtype=np.int64)
+        suit_codes(hands, before)
+        tc = np.zeros(4, dtype=np.int64)
+        for j in range(4):
+            held = [s * 13 + r for s in range(4) for r in range(13) if (hands[j, s] >> r) & 1]
+            c = rng.choice(held)
+            hands[j, c // 13] ^= 1 << (c % 13)
+            tc[j] = c
+        carried = np.zeros(4, dtype=np.int64)
+        _codes_after_trick(hands, tc, 0, before, carried)
+        fresh = np.zeros(4, dtype=np.int64)
+        suit_codes(hands, fresh)
+        assert carried.tolist() == fresh.tolist()
 
 
 def test_entries_are_found_at_both_hashing_levels() -> None:

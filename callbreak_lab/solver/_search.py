@@ -219,21 +219,17 @@ def _codes_after_trick(hands, tc, ts, before, codes):
     instead of walking every live card again (the walk was 8-10 % of a hard solve)."""
     for s in range(4):
         codes[s] = before[s]
-    for s in range(4):
+    for j in range(4):
+        c = tc[ts + j]
+        s = c // 13
+        # the suit's live cards when this card is cut: the hands' and the trick's not yet cut
         lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
-        for j in range(4):
-            c = tc[ts + j]
-            if c // 13 == s:
-                lv |= 1 << (c % 13)
-        for j in range(4):
-            c = tc[ts + j]
-            if c // 13 != s:
-                continue
-            r = c % 13
-            k = 2 * POP[lv >> (r + 1)]  # bits of the live cards above it
-            code = codes[s]
-            codes[s] = (code & ((1 << k) - 1)) | ((code >> (k + 2)) << k)
-            lv ^= 1 << r
+        for i in range(j, 4):
+            if tc[ts + i] // 13 == s:
+                lv |= 1 << (tc[ts + i] % 13)
+        k = 2 * POP[lv >> (c % 13 + 1)]  # bits of the live cards above it
+        code = codes[s]
+        codes[s] = (code & ((1 << k) - 1)) | ((code >> (k + 2)) << k)
 
 
 @kernel
