@@ -444,6 +444,13 @@ def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.add_argument("--seat", type=int, default=None, help="the hand's seat 0..3 (default 0)")
     p.add_argument("--file", help="a file with one hand per line ('-' for stdin)")
     p.add_argument(
+        "--earlier-calls",
+        default=None,
+        metavar="CALLS",
+        help="the calls seats 0..seat-1 already made, e.g. '3,4' (the seat defaults to their "
+        "number); a call-conditioned model (strict's) uses them",
+    )
+    p.add_argument(
         "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
     )
     p.add_argument(
@@ -455,6 +462,19 @@ def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentPars
     p.set_defaults(run=cmd_evaluate)
 
 
+def _earlier_calls(text: str | None) -> list[int] | None:
+    """``--earlier-calls`` text ('3,4' or '3 4'; '' for none) as numbers."""
+    if text is None:
+        return None
+    parts = text.replace(",", " ").split()
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise UsageError(
+            f"evaluate: --earlier-calls takes whole numbers such as '3,4', got {text!r}"
+        ) from None
+
+
 def cmd_evaluate(args: argparse.Namespace) -> Output:
     """Bid-model advice for one hand, or for every line of --file."""
     from callbreak_lab import evaluation as ev
@@ -463,8 +483,10 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
     rules = rules_of(args)
     if (args.hand is None) == (args.file is None):
         raise UsageError("evaluate: give a hand or --file (one of them)")
+    earlier = _earlier_calls(args.earlier_calls)
     if args.file is None:
-        rec = recommend_call(args.hand, 0 if args.seat is None else args.seat, rules)
+        seat = args.seat if args.seat is not None else 0 if earlier is None else len(earlier)
+        rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
         mc = None
         if args.monte_carlo:
             from callbreak_lab.simulate import monte_carlo
@@ -489,6 +511,8 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
         return Output(ev.format_recommendation(rec, mc), data)
     if args.monte_carlo:
         raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
+    if earlier is not None:
+        raise UsageError("evaluate: --earlier-calls works with one hand, not with --file")
     if args.seat is not None:  # it was ignored: every line without a seat was seat 0
         raise UsageError(
             "evaluate: --seat works with one hand; in --file put the seat after the hand"

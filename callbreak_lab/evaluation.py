@@ -351,6 +351,10 @@ def format_recommendation(rec: Recommendation, mc: Any = None) -> str:
         f"suggested call: {rec.call}  (expected {adv.expected_score / 10:+.2f}, "
         f"made {adv.make_probability:.0%})",
     ]
+    if rec.earlier_calls is not None:
+        shown = ", ".join(map(str, rec.earlier_calls)) or "none"
+        how = "the model used them" if rec.calls_used else "this model does not use them"
+        out.append(f"earlier calls: {shown} ({how})")
     if mc is not None:
         out.append(f"monte carlo ({mc.n} layouts) call: {mc.best_call}")
     mc_head = "  monte carlo" if mc is not None else ""

@@ -63,6 +63,7 @@ __all__ = [
     "ModelError",
     "Recommendation",
     "call_features",
+    "check_earlier_calls",
     "default_models_dir",
     "load_model",
     "model_paths",
@@ -556,6 +557,11 @@ class Recommendation:
     rules: Ruleset
     advice: CallAdvice
     floor: np.ndarray
+    #: the calls of seats ``0..seat-1`` that were given, in seat order (``None``: not given)
+    earlier_calls: tuple[int, ...] | None = None
+    #: whether the model conditioned its forecast on ``earlier_calls`` (only a call-conditioned
+    #: model does; the others ignore them)
+    calls_used: bool = False
 
     @property
     def call(self) -> int:
@@ -593,6 +599,8 @@ class Recommendation:
             "make_probability": {str(c): round(v, 4) for c, v in self.make_probability.items()},
             "distribution": [round(float(p), 6) for p in self.distribution],
             "floor": [round(float(p), 6) for p in self.floor],
+            "earlier_calls": None if self.earlier_calls is None else list(self.earlier_calls),
+            "calls_used": self.calls_used,
         }
 
 
@@ -618,7 +626,8 @@ def recommend_call(
     """The call maximising expected score for ``hand`` in ``seat`` under ``rules``.
 
     Uses the shipped model of the ruleset's profile unless ``model`` is given. ``earlier_calls``
-    (the calls of seats ``0..seat-1``) are used only by a call-conditioned model.
+    (the calls of seats ``0..seat-1``, each within the ruleset's call range) are used only by a
+    call-conditioned model; ``Recommendation.calls_used`` says whether they were.
     """
     ruleset = _rules(rules)
     try:
@@ -635,12 +644,35 @@ def recommend_call(
         raise ModelError(f"a hand has 13 cards, got {len(parsed)} in {str(parsed)!r}")
     if not is_seat(seat):
         raise ModelError(f"seat must be 0..3, got {seat!r}")
+    prev = None if earlier_calls is None else check_earlier_calls(earlier_calls, seat, ruleset)
     bid_model = model if model is not None else load_model(ruleset)
     masks = np.array([mask_of(parsed)], dtype=np.uint64)
     seats = np.array([int(seat)])
-    prev = None if earlier_calls is None else [list(earlier_calls)]
-    dist, floor = bid_model.predict_both(masks, seats, prev)
-    return Recommendation(parsed, int(seat), ruleset, best_call(dist[0], ruleset), floor[0])
+    dist, floor = bid_model.predict_both(masks, seats, None if prev is None else [list(prev)])
+    used = prev is not None and getattr(bid_model, "conditioned_", None) is not None
+    advice = best_call(dist[0], ruleset)
+    return Recommendation(parsed, int(seat), ruleset, advice, floor[0], prev, used)
+
+
+def check_earlier_calls(
+    earlier_calls: Sequence[int], seat: int, rules: str | Ruleset
+) -> tuple[int, ...]:
+    """``earlier_calls`` as a tuple, or a :class:`ModelError` saying what is wrong with them:
+    seat ``s`` has exactly ``s`` earlier calls, each a whole number in the ruleset's call range."""
+    ruleset = _rules(rules)
+    if isinstance(earlier_calls, str | bytes):
+        raise ModelError(f"earlier calls must be a sequence of numbers, got {earlier_calls!r}")
+    calls = list(earlier_calls)
+    if len(calls) != seat:
+        raise ModelError(
+            f"seat {seat} bids after {seat} other seat(s), so it takes {seat} earlier call(s), "
+            f"got {len(calls)}"
+        )
+    lo, hi = ruleset.min_call, ruleset.max_call
+    for c in calls:
+        if isinstance(c, bool) or not isinstance(c, int | np.integer) or not lo <= c <= hi:
+            raise ModelError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
+    return tuple(int(c) for c in calls)
 
 
 def recommend_calls(

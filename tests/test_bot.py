@@ -19,7 +19,7 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.service import Settings, create_app, jobs
 from callbreak_lab.service.bidder import Bidder
-from callbreak_lab.service.bot import bot_seat_for_bid, cheap_card, read_play
+from callbreak_lab.service.bot import bot_earlier_calls, bot_seat_for_bid, cheap_card, read_play
 
 CLIENT_DIR = BHOOS_DIR
 ONLINE = PRESETS["online"]
@@ -64,9 +64,34 @@ def test_bid_on_the_recorded_request(client: TestClient) -> None:
     assert isinstance(value, int) and 1 <= value <= 8
     # the three others have bid already: we are the fourth bidder (seat 3)
     assert bot_seat_for_bid(req) == 3
+    assert bot_earlier_calls(req) == [3, 4, 1]
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in req["cards"])
-    dist = Bidder().forecast(hand, 3, ONLINE).dist
-    assert value == calls.best_call(dist, ONLINE.replace(max_call=8)).call
+    forecast = Bidder().forecast(hand, 3, ONLINE, [3, 4, 1])
+    assert value == calls.best_call(forecast.dist, ONLINE.replace(max_call=8)).call
+    source = resp.headers["x-callbreak-source"]
+    assert source.endswith("; after calls [3, 4, 1]") == forecast.calls_used
+
+
+def test_bid_reads_the_earlier_calls_from_the_context() -> None:
+    def body(bids: dict[str, object]) -> dict[str, object]:
+        players = {"P0": {"bid": 0}} | {p: {"bid": b} for p, b in bids.items()}
+        return {"id": "P0", "cards": [], "context": {"players": players}}
+
+    assert bot_earlier_calls({"cards": []}) == []
+    assert bot_earlier_calls(body({"B1": 0, "B2": 0, "B3": 0})) == []
+    assert bot_earlier_calls(body({"B1": 5, "B2": 0, "B3": 2})) == [5, 2]
+    assert bot_seat_for_bid(body({"B1": 5, "B2": 0, "B3": 2})) == 2
+    # a non-integral or boolean bid still counts as "has bid" but cannot be conditioned on
+    assert bot_earlier_calls(body({"B1": 2.5, "B2": True, "B3": "4"})) == [-1]
+
+
+def test_bid_with_an_odd_earlier_bid_still_answers(client: TestClient) -> None:
+    req = _bid()
+    req["context"]["players"]["Bot-1"]["bid"] = 2.5
+    resp = client.post("/bid", json=req)
+    assert resp.status_code == 200, resp.text
+    assert 1 <= resp.json()["value"] <= 8
+    assert "after calls" not in resp.headers["x-callbreak-source"]
 
 
 def test_bid_is_reasoned_not_constant(client: TestClient) -> None:

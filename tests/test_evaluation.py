@@ -186,6 +186,24 @@ def test_cli_evaluate_one_hand(models_env: Path, capsys: pytest.CaptureFixture[s
     assert got["expected"][str(got["call"])] == max(got["expected"].values())
 
 
+def test_cli_evaluate_after_earlier_calls(
+    models_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the seat defaults to the number of earlier calls; the fixture model ignores them
+    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3,4", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["seat"], got["earlier_calls"], got["calls_used"]) == (2, [3, 4], False)
+    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3 4"]) == 0
+    assert "earlier calls: 3, 4 (this model does not use them)" in capsys.readouterr().out
+    assert main(["evaluate", "AKQ2.T98.765.432", "--seat", "1", "--earlier-calls", "3,4"]) == 2
+    assert "takes 1 earlier call(s), got 2" in capsys.readouterr().err
+    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3,x"]) == 2
+    assert "whole numbers" in capsys.readouterr().err
+    args = ["evaluate", "--rules", "strict", "AKQ2.T98.765.432", "--earlier-calls", "1"]
+    assert main(args) == 2
+    assert "whole number 2..13, got 1" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_cli_evaluate_with_monte_carlo(
     models_env: Path, capsys: pytest.CaptureFixture[str]
@@ -220,6 +238,9 @@ def test_cli_evaluate_file_json_lines_and_bad_line(
     f.write_text("AKQ2.T98.765.432 1\n", encoding="utf-8")
     assert main(["evaluate", "--file", str(f)]) == 0
     assert "seat 1: call" in capsys.readouterr().out
+    capsys.readouterr()
+    assert main(["evaluate", "--file", str(f), "--earlier-calls", "3"]) == 2
+    assert "one hand, not with --file" in capsys.readouterr().err
     f.write_text("AKQ2.T98.765.432\t3\n", encoding="utf-8")  # tab-separated
     assert main(["evaluate", "--file", str(f)]) == 0
     assert "seat 3: call" in capsys.readouterr().out

@@ -162,6 +162,37 @@ def test_call_conditioning_head(train: HandSet) -> None:
     with pytest.raises(ModelError, match="earlier call"):
         m.predict_proba(hand, [3], earlier_calls=[[1]])
 
+    # recommend_call passes the earlier calls through and says that it used them
+    text = str(Hand(int(hand[0])))
+    after_strong = recommend_call(text, 3, "modern", model=m, earlier_calls=[8, 7, 6])
+    assert after_strong.calls_used and after_strong.earlier_calls == (8, 7, 6)
+    np.testing.assert_allclose(after_strong.distribution, strong[0])
+    plain = recommend_call(text, 3, "modern", model=m)
+    assert not plain.calls_used and plain.earlier_calls is None
+    np.testing.assert_allclose(plain.distribution, alone[0])
+    assert json.loads(json.dumps(after_strong.to_dict()))["earlier_calls"] == [8, 7, 6]
+
+
+def test_earlier_calls_are_checked_and_ignored_by_an_unconditioned_model(
+    model: BidModel,
+) -> None:
+    hand = "AKQ2.T98.765.432"
+    rec = recommend_call(hand, 2, "modern", model=model, earlier_calls=[3, 4])
+    assert rec.earlier_calls == (3, 4) and not rec.calls_used
+    np.testing.assert_allclose(
+        rec.distribution, recommend_call(hand, 2, "modern", model=model).distribution
+    )
+    assert recommend_call(hand, 0, "modern", model=model, earlier_calls=[]).earlier_calls == ()
+    with pytest.raises(ModelError, match="takes 2 earlier call"):
+        recommend_call(hand, 2, "modern", model=model, earlier_calls=[3])
+    with pytest.raises(ModelError, match=r"whole number 2\.\.13, got 1"):  # strict calls >= 2
+        recommend_call(hand, 1, "strict", model=model, earlier_calls=[1])
+    for bad in ([14], [0], [2.5], [True], ["3"]):
+        with pytest.raises(ModelError, match="earlier call must be a whole number"):
+            recommend_call(hand, 1, "modern", model=model, earlier_calls=bad)  # type: ignore[list-item]
+    with pytest.raises(ModelError, match="sequence of numbers"):
+        recommend_call(hand, 1, "modern", model=model, earlier_calls="3")  # type: ignore[arg-type]
+
 
 def test_side_suit_augmentation_learns_the_symmetry(train: HandSet) -> None:
     plain = BidModel(learner="ordinal", cv=2).fit(train.masks, train.seats, train.playout, train.dd)

@@ -117,6 +117,27 @@ def test_evaluate_monte_carlo_check(client: TestClient) -> None:
     assert mc["mean_floor"] <= mc["mean_tricks"] + 13
 
 
+def test_evaluate_after_earlier_calls(client: TestClient) -> None:
+    body = {"hand": HAND, "seat": 2, "rules": "strict", "earlier_calls": [3, 4]}
+    data = client.post("/v1/evaluate", json=body).json()
+    assert data["earlier_calls"] == [3, 4]
+    plain = client.post("/v1/evaluate", json={"hand": HAND, "seat": 2, "rules": "strict"}).json()
+    assert plain["earlier_calls"] is None and not plain["calls_used"]
+    if data["source"].startswith("model:"):  # the shipped strict model is call-conditioned
+        from callbreak_lab.model import load_model, recommend_call
+
+        conditioned = load_model("strict").conditioned_ is not None
+        assert data["calls_used"] == conditioned
+        rec = recommend_call(HAND, 2, "strict", earlier_calls=[3, 4])
+        np.testing.assert_allclose(data["distribution"], rec.distribution, atol=1e-12)
+        if conditioned:
+            assert data["distribution"] != plain["distribution"]
+    # the modern model does not condition on calls: they are accepted, checked and unused
+    modern = {"hand": HAND, "seat": 1, "earlier_calls": [5]}
+    got = client.post("/v1/evaluate", json=modern).json()
+    assert got["earlier_calls"] == [5] and not got["calls_used"]
+
+
 def test_monte_carlo_cap(client: TestClient) -> None:
     resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 501})
     assert "500" in _error(resp, "monte_carlo")
@@ -138,6 +159,9 @@ LEAN_BODIES = [
     {"hand": HAND, "seat": 4},
     {"hand": HAND, "seat": 0, "rules": "nope"},
     {"hand": HAND, "seat": 0, "extra": 1},
+    {"hand": HAND, "seat": 2, "rules": "strict", "earlier_calls": [3, 4]},
+    {"hand": HAND, "seat": 2, "rules": "strict", "earlier_calls": [1, 4]},
+    {"hand": HAND, "seat": 1, "earlier_calls": [3, 4]},
     [HAND, 0],
     None,
 ]
@@ -223,6 +247,12 @@ BAD = [
     ("/v1/evaluate", {"hand": HAND, "seat": 0, "rules": {"min_call": 9, "max_call": 3}}, "rules",
      "above max_call"),
     ("/v1/evaluate", {"seat": 0}, "hand", "Field required"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 1, "earlier_calls": [3, 4]}, "earlier_calls",
+     "takes 1 earlier call(s), got 2"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 1, "rules": "strict", "earlier_calls": [1]},
+     "earlier_calls", "whole number 2..13, got 1"),
+    ("/v1/evaluate", {"hand": HAND, "seat": 1, "earlier_calls": [3.0]}, "earlier_calls",
+     "valid integer"),
     ("/v1/solve", {"deal": "AKQ2.T98.765.432 " * 4}, "deal", "in both seat"),
     ("/v1/solve", {"deal": str(DEAL), "plays": "AS 2S |"}, "plays", "'|' must separate"),
     ("/v1/solve", {"deal": str(DEAL), "plays": "ZZ"}, "plays", "ZZ"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,8 @@ class Forecast:
     source: str
     #: the call table of ``dist`` under the ruleset, when the forecast already computed it
     advice: CallAdvice | None = None
+    #: whether the forecast conditioned on the earlier seats' calls (a call-conditioned model)
+    calls_used: bool = False
 
 
 def _normal_dist(mean: float, sd: float) -> np.ndarray:
@@ -99,16 +102,27 @@ class Bidder:
             return _FALLBACK
         return f"model:{found[1]}"
 
-    def forecast(self, hand: Hand, seat: int, rules: Ruleset) -> Forecast:
-        """Play-out distribution (and floor distribution when the model gives one)."""
+    def forecast(
+        self,
+        hand: Hand,
+        seat: int,
+        rules: Ruleset,
+        earlier_calls: Sequence[int] | None = None,
+    ) -> Forecast:
+        """Play-out distribution (and floor distribution when the model gives one).
+
+        ``earlier_calls`` (seats ``0..seat-1``, already checked) reach a call-conditioned model;
+        the other models and the fallback do not use them."""
         found = self._model(rules)
         if found is not None:
             from callbreak_lab import model
 
-            rec = model.recommend_call(hand, seat, rules, model=found[0])
+            rec = model.recommend_call(
+                hand, seat, rules, model=found[0], earlier_calls=earlier_calls
+            )
             dist = np.asarray(rec.distribution, dtype=np.float64)
             floor = np.asarray(rec.floor, dtype=np.float64)
-            return Forecast(dist, floor, f"model:{found[1]}", rec.advice)
+            return Forecast(dist, floor, f"model:{found[1]}", rec.advice, rec.calls_used)
         masks = np.array([hand.mask], dtype=np.uint64)
         count = float(baselines.baseline_counts("fractional_honours", masks)[0])
         return Forecast(_normal_dist(count, FALLBACK_SD), None, _FALLBACK)

@@ -39,6 +39,7 @@ __all__ = [
     "BOT_RULES",
     "BotError",
     "BotState",
+    "bot_earlier_calls",
     "bot_seat_for_bid",
     "cheap_card",
     "read_play",
@@ -234,22 +235,28 @@ def _beats_trick(card: int, trick: Sequence[int]) -> bool:
     return (card >= 39 and card > best) or (best < 39 and card // 13 == led and card > best)
 
 
-def bot_seat_for_bid(body: dict[str, Any]) -> int:
-    """Our bidding seat (0 = first to bid): the number of other players who have already bid
-    (``context.players[*].bid > 0``; online calls are at least 1, so 0 means "not yet").
-    Without a context, seat 0."""
+def bot_earlier_calls(body: dict[str, Any]) -> list[int]:
+    """The calls other players have already made (``context.players[*].bid > 0``; online calls
+    are at least 1, so 0 means "not yet"), in the order the context lists them, at most three.
+    Without a context, none. Only their number, sum and largest value reach the bid model, so
+    their order does not matter."""
     ctx = body.get("context")
     if not isinstance(ctx, dict):
-        return 0
+        return []
     players = ctx.get("players")
     if not isinstance(players, dict):
-        return 0
+        return []
     me = body.get("playerId") or body.get("id")
-    n = 0
+    found: list[int] = []
     for pid, info in players.items():
         if pid == me or not isinstance(info, dict):
             continue
         bid = info.get("bid")
         if isinstance(bid, int | float) and not isinstance(bid, bool) and bid > 0:
-            n += 1
-    return min(n, 3)
+            found.append(int(bid) if float(bid).is_integer() else -1)
+    return found[:3]
+
+
+def bot_seat_for_bid(body: dict[str, Any]) -> int:
+    """Our bidding seat (0 = first to bid): the number of other players who have already bid."""
+    return len(bot_earlier_calls(body))

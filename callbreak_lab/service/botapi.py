@@ -19,7 +19,13 @@ from fastapi import FastAPI, Response
 from callbreak_lab import bhoos, calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.service import schemas as s
-from callbreak_lab.service.bot import BOT_RULES, BotError, bot_seat_for_bid, cheap_card, read_play
+from callbreak_lab.service.bot import (
+    BOT_RULES,
+    BotError,
+    bot_earlier_calls,
+    cheap_card,
+    read_play,
+)
 from callbreak_lab.service.common import ERRORS, Service
 from callbreak_lab.service.pool import JobError, JobTimeout
 
@@ -58,14 +64,20 @@ def register(app: FastAPI, svc: Service) -> None:
     @app.post("/bid", response_model=s.BidResponse, responses=ERRORS, tags=["bot"])
     async def bid(req: s.BidRequest, response: Response) -> s.BidResponse:
         """Our call: the best expected-score call of the online preset within 1..8, from the
-        bid model (or the stated fallback when no model is shipped; see ``/healthz``)."""
+        bid model (or the stated fallback when no model is shipped; see ``/healthz``). The
+        other players' bids in ``context`` give our seat and, for a call-conditioned model, the
+        earlier calls it conditions on."""
         hand = _hand_of(req.cards)
         if len(hand) != 13:
             raise BotError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
-        seat = bot_seat_for_bid(req.model_dump())
-        forecast = svc.bidder.forecast(hand, seat, BOT_RULES)
+        earlier = bot_earlier_calls(req.model_dump())
+        seat = len(earlier)
+        if any(not BOT_RULES.min_call <= c <= BOT_RULES.max_call for c in earlier):
+            earlier = []  # another player's odd bid: still answer, without conditioning on it
+        forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
         call = calls.best_call(forecast.dist, BID_RULES).call
-        response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}"
+        used = f"; after calls {earlier}" if forecast.calls_used else ""
+        response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}{used}"
         return s.BidResponse(value=max(1, min(8, int(call))))
 
     @app.post("/play", response_model=s.PlayResponse, responses=ERRORS, tags=["bot"])

@@ -162,7 +162,15 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
     """The in-process part of ``/v1/evaluate`` (no solver): forecast and call table."""
     hand = parse_hand13(req.hand)
     rules = parse_rules(req.rules)
-    fc = svc.bidder.forecast(hand, req.seat, rules)
+    earlier = None
+    if req.earlier_calls is not None:
+        from callbreak_lab.model import check_earlier_calls  # sklearn only when asked for
+
+        try:
+            earlier = check_earlier_calls(req.earlier_calls, req.seat, rules)
+        except ValueError as e:
+            raise FieldError("earlier_calls", str(e)) from None
+    fc = svc.bidder.forecast(hand, req.seat, rules, earlier)
     advice = fc.advice if fc.advice is not None else calls.best_call(fc.dist, rules)
     rows = [
         s.CallRow(
@@ -183,6 +191,8 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
         "make_probability": advice.make_probability,
         "distribution": _floats(fc.dist),
         "floor_distribution": None if fc.floor is None else _floats(fc.floor),
+        "earlier_calls": None if earlier is None else list(earlier),
+        "calls_used": fc.calls_used,
         "calls": rows,
     }
     return hand, rules, body

@@ -128,6 +128,14 @@ class EvaluateRequest(BaseModel):
     )
     seat: int = Field(ge=0, le=3, description="seat in the order of play: 0 bids and leads first")
     rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    earlier_calls: list[int] | None = Field(
+        None,
+        max_length=3,
+        description="the calls already made by seats 0..seat-1, in seat order (exactly `seat` "
+        "of them). A call-conditioned model (strict's) uses them; `calls_used` in the answer "
+        "says whether it did",
+        examples=[[3, 4]],
+    )
     monte_carlo: int | None = Field(
         None,
         ge=1,
@@ -171,6 +179,12 @@ class EvaluateResponse(BaseModel):
     distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
     floor_distribution: list[float] | None = Field(
         description="P(guaranteed tricks = t), t = 0..13 (null when the source has none)"
+    )
+    earlier_calls: list[int] | None = Field(
+        None, description="the earlier seats' calls that were given (null: none given)"
+    )
+    calls_used: bool = Field(
+        False, description="whether the forecast conditioned on `earlier_calls`"
     )
     calls: list[CallRow]
     monte_carlo: MonteCarloCheck | None = None
