@@ -4,9 +4,11 @@ Structure (to extend it, e.g. with ``solve``): each command is a pair of functio
 ``_add_<name>(subparsers, common)`` declaring its arguments (pass ``parents=[common]`` for the
 shared ``--json``/``--rules`` options and ``set_defaults(run=cmd_<name>)``) and
 ``cmd_<name>(args) -> Output`` doing the work; append the ``_add_<name>`` function to
-``COMMANDS``. ``Output`` carries both the human text and the JSON-able data; ``main`` prints one or
-the other. Any ``ValueError`` (all library errors are ValueErrors) or usage error becomes exit
-code 2 with a single ``callbreak-lab: error: <message>`` line on stderr, never a traceback.
+``COMMANDS``. The model's commands (``generate``, ``evaluate``, ``evaluate-model``) live in
+``cli_model.py`` and the solver's arguments in ``solver/cli.py``. ``Output`` carries both the
+human text and the JSON-able data; ``main`` prints one or the other. Any ``ValueError`` (all
+library errors are ValueErrors) or usage error becomes exit code 2 with a single
+``callbreak-lab: error: <message>`` line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -17,39 +19,14 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 from callbreak_lab import __version__
-from callbreak_lab._textfile import read_lines
+from callbreak_lab._cli_base import PROG, Output, UsageError, rules_of
+from callbreak_lab._cli_base import Parser as _Parser
 from callbreak_lab.cards import Deal, Hand
-from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
-
-PROG = "callbreak-lab"
-
-
-class UsageError(ValueError):
-    """Bad command-line usage (raised instead of argparse's print-and-exit)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        command = self.prog.removeprefix(PROG).strip()
-        raise UsageError(f"{command}: {message}" if command else message)
-
-
-@dataclass(frozen=True)
-class Output:
-    """What a command produced: ``text`` for people, ``data`` for ``--json``."""
-
-    text: str
-    data: Any
-
-
-def rules_of(args: argparse.Namespace) -> Ruleset:
-    """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
-    name = getattr(args, "rules", None)
-    return Ruleset.preset("modern" if name is None else name)  # "" is an error, not modern
+from callbreak_lab.cli_model import add_evaluate, add_evaluate_model, add_generate
+from callbreak_lab.rules import PRESETS, format_tenths
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -292,54 +269,6 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
     return Output(review.text(detail=args.detail), review.to_dict())
 
 
-# --- generate -------------------------------------------------------------------------------------
-
-
-def _add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    from callbreak_lab.data import add_generate_arguments
-
-    p = sub.add_parser(
-        "generate",
-        parents=[common],
-        help="solve seeded random deals into a dataset (resumable)",
-        description="Solve --n seeded deals of a legal-card profile (modern, strict, online, "
-        "home_pagat; preset names map to their profile) into <out>/<profile>/: every seat's "
-        "guaranteed and play-out tricks. Rerunning resumes; --dask runs on a Dask cluster.",
-    )
-    add_generate_arguments(p)
-    p.set_defaults(run=cmd_generate)
-
-
-def cmd_generate(args: argparse.Namespace) -> Output:
-    """Generate (or resume) a solved-deal dataset."""
-    from callbreak_lab.data import profile_of, run_generate
-
-    if getattr(args, "rules", None) is not None:  # --profile decides: refuse another profile
-        by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
-        if by_rules != by_profile:
-            raise UsageError(
-                f"generate: --rules {args.rules} is the {by_rules} profile but --profile "
-                f"{args.profile} is {by_profile}; the dataset's rules come from --profile"
-            )
-    report = run_generate(args)
-    card = report.card
-    text = (
-        f"{card['count']} {card['profile']} deals in {report.directory}: {report.solved} chunks "
-        f"solved, {report.reused} reused, {len(report.replaced)} replaced; "
-        f"{card['content_hash']}"
-    )
-    data = {
-        "directory": str(report.directory),
-        "solved_chunks": report.solved,
-        "reused_chunks": report.reused,
-        "replaced": report.replaced,
-        "seconds": report.seconds,
-        "seconds_per_deal": report.seconds_per_deal,
-        "card": card,
-    }
-    return Output(text, data)
-
-
 # --- serve ----------------------------------------------------------------------------------------
 
 
@@ -425,152 +354,6 @@ def cmd_serve(args: argparse.Namespace) -> Output:
     return Output("server stopped", {"host": args.host, "port": args.port})
 
 
-# --- evaluate / evaluate-model --------------------------------------------------------------------
-
-
-def _add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser(
-        "evaluate",
-        parents=[common],
-        help="suggested call for a hand (bid model): distribution and expected score per call",
-        description="The call with the best expected score for HAND in --seat under --rules, "
-        "from the shipped bid model of the ruleset's profile: the distribution of play-out "
-        "tricks, the floor (guaranteed tricks) and each call's expected score. --file reads "
-        "one hand per line, optionally followed by a space or tab and the seat (default 0); with "
-        "--json it prints one JSON object per line in input order. A malformed line is "
-        "reported with its number, the others are still evaluated, and the exit code is 2.",
-    )
-    p.add_argument("hand", nargs="?", help="a 13-card hand, e.g. 'AKQ2.T98.765.432'")
-    p.add_argument("--seat", type=int, default=None, help="the hand's seat 0..3 (default 0)")
-    p.add_argument("--file", help="a file with one hand per line ('-' for stdin)")
-    p.add_argument(
-        "--earlier-calls",
-        default=None,
-        metavar="CALLS",
-        help="the calls seats 0..seat-1 already made, e.g. '3,4' (the seat defaults to their "
-        "number); a call-conditioned model (strict's) uses them",
-    )
-    p.add_argument(
-        "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
-    )
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        help="worker processes for --monte-carlo (-1: all cores; about 1-2 s per layout each)",
-    )
-    p.set_defaults(run=cmd_evaluate)
-
-
-def _earlier_calls(text: str | None) -> list[int] | None:
-    """``--earlier-calls`` text ('3,4' or '3 4'; '' for none) as numbers."""
-    if text is None:
-        return None
-    parts = text.replace(",", " ").split()
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise UsageError(
-            f"evaluate: --earlier-calls takes whole numbers such as '3,4', got {text!r}"
-        ) from None
-
-
-def cmd_evaluate(args: argparse.Namespace) -> Output:
-    """Bid-model advice for one hand, or for every line of --file."""
-    from callbreak_lab import evaluation as ev
-    from callbreak_lab.model import recommend_call
-
-    rules = rules_of(args)
-    if (args.hand is None) == (args.file is None):
-        raise UsageError("evaluate: give a hand or --file (one of them)")
-    earlier = _earlier_calls(args.earlier_calls)
-    if args.file is None:
-        seat = args.seat if args.seat is not None else 0 if earlier is None else len(earlier)
-        rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
-        mc = None
-        if args.monte_carlo:
-            from callbreak_lab.simulate import monte_carlo
-
-            mc = monte_carlo(
-                rec.hand,
-                rec.seat,
-                rules,
-                n=args.monte_carlo,
-                seed=0,
-                n_jobs=args.jobs,
-                progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe
-            )
-        data = rec.to_dict()
-        if mc is not None:
-            data["monte_carlo"] = {
-                "n": mc.n,
-                "call": mc.best_call,
-                "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
-                "distribution": mc.playout_dist.tolist(),
-            }
-        return Output(ev.format_recommendation(rec, mc), data)
-    if args.monte_carlo:
-        raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
-    if earlier is not None:
-        raise UsageError("evaluate: --earlier-calls works with one hand, not with --file")
-    if args.seat is not None:  # it was ignored: every line without a seat was seat 0
-        raise UsageError(
-            "evaluate: --seat works with one hand; in --file put the seat after the hand"
-        )
-    lines = read_lines(args.file)
-    bad = 0
-    for number, result in ev.recommend_lines(lines, rules):
-        if isinstance(result, str):
-            bad += 1
-            print(f"{PROG}: error: line {number}: {result}", file=sys.stderr)
-        elif args.json:
-            print(json.dumps(ev.line_record(result)))
-        else:
-            best = result.expected[result.call]
-            print(f"{result.hand} seat {result.seat}: call {result.call} ({best:+.2f})")
-    raise SystemExit(2 if bad else 0)  # output already printed line by line
-
-
-def _add_evaluate_model(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser(
-        "evaluate-model",
-        parents=[common],
-        help="held-out evaluation of the bid model against baselines and Monte Carlo",
-        description="Score the bid model of --rules' profile on the held-out split: mean score "
-        "per hand (play-out and guaranteed tricks as the outcome), made rate and mean call for "
-        "the model, each baseline, the clairvoyant caller and (--mc-hands) the Monte Carlo "
-        "reference; log loss; calibration and learning-curve PNGs in --out.",
-    )
-    p.add_argument("--mc-hands", type=int, default=0, help="Monte Carlo on N held-out hands")
-    p.add_argument("--mc-layouts", type=int, default=200, help="layouts per hand (default 200)")
-    p.add_argument("--out", default=None, help="directory for the PNGs and the JSON report")
-    p.add_argument("--data", default="data", help="dataset directory (default data)")
-    p.add_argument("--models", default=None, help="model directory (default: shipped models)")
-    p.add_argument("--no-learning-curve", action="store_true", help="skip the learning curve")
-    p.set_defaults(run=cmd_evaluate_model)
-
-
-def cmd_evaluate_model(args: argparse.Namespace) -> Output:
-    """Held-out evaluation tables of a shipped model."""
-    from callbreak_lab.evaluation import evaluate_model
-
-    if args.mc_hands < 0 or args.mc_layouts < 1:
-        raise ValueError("--mc-hands must be >= 0 and --mc-layouts >= 1")
-    for flag, value in (("--data", args.data), ("--models", args.models), ("--out", args.out)):
-        if value is not None and not value.strip():  # "" would be the working directory
-            raise UsageError(f"evaluate-model: {flag} is empty (give a directory)")
-    report = evaluate_model(
-        rules_of(args),
-        args.data,
-        models_dir=args.models,
-        out_dir=args.out,
-        mc_hands=args.mc_hands,
-        mc_layouts=args.mc_layouts,
-        learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
-    )
-    return Output(report.format(), report.to_dict())
-
-
 def _add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "solve",
@@ -613,10 +396,10 @@ COMMANDS: list[Adder] = [
     _add_deal,
     _add_line,
     _add_analyse,
-    _add_generate,
+    add_generate,
     _add_serve,
-    _add_evaluate,
-    _add_evaluate_model,
+    add_evaluate,
+    add_evaluate_model,
     _add_solve,
 ]
 

@@ -1,0 +1,40 @@
+"""What every ``callbreak-lab`` command module shares: the program name, the usage error, the
+parser that raises it instead of exiting, a command's ``Output`` and the ``--rules`` reader."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from callbreak_lab.rules import Ruleset
+
+__all__ = ["PROG", "Output", "Parser", "UsageError", "rules_of"]
+
+PROG = "callbreak-lab"
+
+
+class UsageError(ValueError):
+    """Bad command-line usage (raised instead of argparse's print-and-exit)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose errors are :class:`UsageError`s (exit code 2 from ``main``)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a command produced: ``text`` for people, ``data`` for ``--json``."""
+
+    text: str
+    data: Any
+
+
+def rules_of(args: argparse.Namespace) -> Ruleset:
+    """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
+    name = getattr(args, "rules", None)
+    return Ruleset.preset("modern" if name is None else name)  # "" is an error, not modern
