@@ -269,3 +269,30 @@ def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:
     print(json.dumps(result))
     if source.startswith("bid model"):
         assert statistics.median(times) < TARGET_MS, result
+
+    # The calls of the seats before: typed into their box, they move the seat, and the next
+    # call is made for that seat (the source says whether the model used them).
+    browser.click(".cb-earlier input")
+    browser.call("Input.insertText", text="3, 4")
+    for kind in ("keyDown", "keyUp"):
+        browser.call(
+            "Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
+            windowsVirtualKeyCode=13, nativeVirtualKeyCode=13,
+        )  # fmt: skip
+    browser.js("document.querySelector('.cb-earlier input').blur()")  # a change event too
+    typed = browser.js("document.querySelector('.cb-earlier input').value")
+    assert typed.replace(" ", "") == "3,4", typed
+    seat = browser.wait(
+        "(() => { const v = document.querySelector('.cb-seat select').value;"
+        " return v.startsWith('seat 2') && v; })()"
+    )
+    assert seat.startswith("seat 2")
+    assert browser.js("document.querySelector('.cb-earlier input').value") == "3,4"
+    runs = int(browser.js("document.querySelector('.cb-call-value')?.dataset.run || 0"))
+    browser.click("button.cb-advise")
+    after = browser.wait(
+        "(() => { const e = document.querySelector('.cb-call .cb-call-value');"
+        f" return e && Number(e.dataset.run) > {runs} && e.innerText; }})()",
+        seconds=60,
+    )
+    assert "seat 2" in after and "3, 4" in after, after

@@ -127,6 +127,55 @@ def test_advisor_resets_when_hand_preset_or_seat_change() -> None:
         adv.set_preset("nonsense")
 
 
+def test_advisor_earlier_calls_set_the_seat_and_reach_the_forecaster() -> None:
+    seen: list[dict[str, object]] = []
+
+    def recording(hand: Hand, seat: int, rules: Ruleset, **kwargs: object) -> Forecast:
+        seen.append({"seat": seat, **kwargs})
+        return random_play_forecast(hand, seat, rules, n=4)
+
+    adv = CallAdvisor(HandPicker(HAND), preset="strict", forecaster=recording)
+    adv.advise()
+    assert seen[-1] == {"seat": 0}  # none given: the keyword is not passed
+    assert adv.set_earlier_calls("3, 4") and adv.seat == 2 and adv.earlier_calls == (3, 4)
+    adv.advise()
+    assert seen[-1] == {"seat": 2, "earlier_calls": (3, 4)}
+    for bad, message in (("3,x", "whole numbers"), ("1", "strict calls are 2..13, got 1"),
+                         ("3 3 3 3", "at most three")):  # fmt: skip
+        assert not adv.set_earlier_calls(bad)
+        assert message in adv.error and adv.forecast is None
+        assert adv.earlier_calls == (3, 4) and adv.seat == 2  # the last good calls are kept
+    adv.set_seat(1)  # two earlier calls do not fit seat 1: dropped
+    assert adv.earlier_calls == () and adv.seat == 1
+    assert adv.set_earlier_calls("2") and adv.seat == 1
+    adv.set_preset("modern")
+    assert adv.set_earlier_calls("1")
+    adv.set_preset("strict")  # 1 is not a strict call: said when advising, no forecast
+    assert adv.advise() is None and "strict calls are 2..13" in adv.error
+    assert adv.set_earlier_calls("") and adv.earlier_calls == () and adv.seat == 1
+
+
+def test_model_forecast_says_whether_it_used_the_earlier_calls() -> None:
+    from callbreak_lab.widgets.backend import model_forecast
+
+    hand = Hand.parse(HAND)
+    try:
+        plain = model_forecast(hand, 2, Ruleset.preset("strict"))
+    except SourceUnavailable:
+        pytest.skip("no shipped strict model")
+    after = model_forecast(hand, 2, Ruleset.preset("strict"), earlier_calls=(3, 4))
+    from callbreak_lab.model import load_model
+
+    if load_model("strict").conditioned_ is not None:
+        assert after.source.endswith("after calls 3, 4")
+        assert not np.allclose(after.dist, plain.dist)
+    else:
+        assert "does not use the earlier calls 3, 4" in after.source
+    modern = model_forecast(hand, 1, Ruleset.preset("modern"), earlier_calls=(5,))
+    if load_model("modern").conditioned_ is None:
+        assert "does not use the earlier calls 5" in modern.source
+
+
 def test_advisor_simulation_check_reports_progress() -> None:
     adv = CallAdvisor(
         HandPicker(HAND),
@@ -197,6 +246,29 @@ def test_picker_view_buttons_and_text_stay_in_sync() -> None:
     v.text.value = "AK.QX"
     assert "cb-held" in v.buttons[Card.parse("2S")]._dom_classes  # last good hand kept
     assert "a dotted hand has four suits" in v.status.value
+
+
+def test_advisor_view_earlier_calls_move_the_seat() -> None:
+    def forecaster(hand: Hand, seat: int, rules: Ruleset, **_calls: object) -> Forecast:
+        return random_play_forecast(hand, seat, rules, n=4)
+
+    views = _views()
+    c = CallAdvisor(HandPicker(HAND), forecaster=forecaster)
+    v = views.CallAdvisorView(c)
+    v.advise.click()
+    assert "Call <b>" in v.call.value and "seat 0" in v.call.value
+    # calls of the seats before: the seat follows them, and a bad entry is refused in place
+    v.earlier.value = "3, 4"
+    assert c.earlier_calls == (3, 4) and v.seat.value == 2 and v.earlier.value == "3,4"
+    assert v.call.value == ""  # the old call no longer applies
+    v.advise.click()
+    assert "seat 2" in v.call.value
+    v.earlier.value = "3,x"
+    assert "whole numbers" in v.call.value and v.earlier.value == "3,x"
+    v.earlier.value = "3,4"
+    assert c.error == "" and v.call.value == ""
+    v.seat.value = 1
+    assert v.earlier.value == "" and c.earlier_calls == ()
 
 
 def test_advisor_view_shows_call_charts_and_simulation() -> None:

@@ -9,7 +9,7 @@ numbers. No ipywidgets here.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,9 +66,11 @@ class Forecast:
 
 
 class Forecaster(Protocol):
-    """``forecaster(hand, seat, rules) -> Forecast``."""
+    """``forecaster(hand, seat, rules) -> Forecast``; called with ``earlier_calls=(...)`` too
+    when the person gave the calls of the seats before (a forecaster that cannot use them need
+    not accept the keyword unless they are given)."""
 
-    def __call__(self, hand: Hand, seat: int, rules: Ruleset) -> Forecast: ...
+    def __call__(self, hand: Hand, seat: int, rules: Ruleset, **kwargs: Any) -> Forecast: ...
 
 
 def _module(name: str, what: str) -> Any:
@@ -97,11 +99,23 @@ def forecast_from_dist(
 # ---------------------------------------------------------------------------------------------
 
 
-def model_forecast(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
-    """The shipped bid model's forecast (``model.recommend_call``) with its floor distribution."""
+def _calls_note(rec: Any) -> str:
+    if rec.earlier_calls is None:
+        return ""
+    calls = ", ".join(map(str, rec.earlier_calls)) or "none"
+    if rec.calls_used:
+        return f" after calls {calls}"
+    return f"; it does not use the earlier calls {calls}"
+
+
+def model_forecast(
+    hand: Hand, seat: int, rules: Ruleset, earlier_calls: Sequence[int] | None = None
+) -> Forecast:
+    """The shipped bid model's forecast (``model.recommend_call``) with its floor distribution;
+    ``earlier_calls`` reach a call-conditioned model (the source then says so)."""
     model = _module("model", "the bid model")
     try:
-        rec = model.recommend_call(hand, seat, rules)
+        rec = model.recommend_call(hand, seat, rules, earlier_calls=earlier_calls)
     except model.ModelError as exc:
         raise SourceUnavailable(
             f"the bid model is not available ({exc}); 'check with simulation' runs the slow "
@@ -110,7 +124,7 @@ def model_forecast(hand: Hand, seat: int, rules: Ruleset) -> Forecast:
     return Forecast(
         dist=np.asarray(rec.distribution, dtype=np.float64),
         advice=rec.advice,
-        source=f"bid model ({model.profile_of(rules)})",
+        source=f"bid model ({model.profile_of(rules)}){_calls_note(rec)}",
         floor=np.asarray(rec.floor, dtype=np.float64),
     )
 
@@ -170,11 +184,17 @@ def model_missing(rules: Ruleset) -> str | None:
     return None
 
 
-def auto_forecast(hand: Hand, seat: int, rules: Ruleset, fallback_samples: int = 8) -> Forecast:
+def auto_forecast(
+    hand: Hand,
+    seat: int,
+    rules: Ruleset,
+    fallback_samples: int = 8,
+    earlier_calls: Sequence[int] | None = None,
+) -> Forecast:
     """The bid model's forecast; while no model is shipped, the Monte Carlo reference (slower,
-    and labelled as such)."""
+    and labelled as such; it deals the other hands without regard to ``earlier_calls``)."""
     try:
-        return model_forecast(hand, seat, rules)
+        return model_forecast(hand, seat, rules, earlier_calls)
     except SourceUnavailable as model_missing:
         try:
             return simulate_forecast(hand, seat, rules, n=fallback_samples)

@@ -201,6 +201,8 @@ class CallAdvisor(_Observable):
         self.picker = picker or HandPicker()
         self.preset = preset
         self.seat = seat
+        #: calls of the seats before this one (seat 0 first); empty: not given
+        self.earlier_calls: tuple[int, ...] = ()
         self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
         self.sim_samples = sim_samples
@@ -228,11 +230,42 @@ class CallAdvisor(_Observable):
         self._reset()
 
     def set_seat(self, seat: int) -> None:
-        """Select the seat 0..3 (seat 0 bids first and leads)."""
+        """Select the seat 0..3 (seat 0 bids first and leads). Earlier calls given for another
+        seat no longer fit and are dropped."""
         if seat not in range(4):
             raise RulesError(f"seat must be 0..3, got {seat!r}")
         self.seat = int(seat)
+        if self.earlier_calls and len(self.earlier_calls) != self.seat:
+            self.earlier_calls = ()
         self._reset()
+
+    def set_earlier_calls(self, text: str) -> bool:
+        """The calls already made by the seats before this one, as text ('3,4' or '3 4'; ''
+        for none). Their number sets the seat (two calls: seat 2). A call-conditioned model
+        (strict's, online's) forecasts from them; the others ignore them. A bad entry sets
+        ``error``, keeps the calls there were and returns False."""
+        parts = text.replace(",", " ").split()
+        lo, hi = self.rules.min_call, self.rules.max_call
+        problem = ""
+        calls: tuple[int, ...] = ()
+        if not all(p.isdigit() for p in parts):
+            problem = f"earlier calls are whole numbers such as '3,4', got {text.strip()!r}"
+        else:
+            calls = tuple(int(p) for p in parts)
+            if len(calls) > 3:
+                problem = f"at most three seats call before you, got {len(calls)} calls"
+            elif any(not lo <= c <= hi for c in calls):
+                problem = f"{self.preset} calls are {lo}..{hi}, got {', '.join(parts)}"
+        if problem:
+            self.forecast, self.simulation, self.explanation = None, None, ""
+            self.error = problem
+            self._changed()
+            return False
+        self.earlier_calls = calls
+        if calls:
+            self.seat = len(calls)
+        self._reset()
+        return True
 
     def _hand_changed(self) -> None:
         if self.forecast is not None or self.error:
@@ -251,8 +284,18 @@ class CallAdvisor(_Observable):
             self.error = f"pick 13 cards first ({self.picker.count} so far)"
             self._changed()
             return None
+        rules = self.rules
+        if any(not rules.min_call <= c <= rules.max_call for c in self.earlier_calls):
+            self.forecast, self.explanation = None, ""
+            self.error = (
+                f"{self.preset} calls are {rules.min_call}..{rules.max_call}: "
+                f"change the earlier calls {', '.join(map(str, self.earlier_calls))}"
+            )
+            self._changed()
+            return None
+        extra = {"earlier_calls": self.earlier_calls} if self.earlier_calls else {}
         try:
-            fc = self.forecaster(self.picker.hand, self.seat, self.rules)
+            fc = self.forecaster(self.picker.hand, self.seat, rules, **extra)
         except SourceUnavailable as exc:
             self.forecast, self.explanation, self.error = None, "", str(exc)
             self._changed()

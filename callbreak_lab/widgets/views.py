@@ -161,8 +161,19 @@ class CallAdvisorView:
             ),
             "cb-seat",
         )
+        self.earlier = _classes(
+            W.Text(
+                value=",".join(map(str, c.earlier_calls)),
+                placeholder="e.g. 3,4",
+                description="calls before",
+                continuous_update=False,
+                tooltip="the calls already made by the seats before you; they set your seat",
+            ),
+            "cb-earlier",
+        )
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
         self.seat.observe(lambda ch: c.set_seat(ch["new"]), names="value")
+        self.earlier.observe(lambda ch: c.set_earlier_calls(ch["new"]), names="value")
         self.advise = _button(
             "Suggest a call", "cb-advise", on_click=c.advise, button_style="primary"
         )
@@ -185,7 +196,7 @@ class CallAdvisorView:
             W.VBox(
                 [
                     self.picker.widget,
-                    W.HBox([self.preset, self.seat]),
+                    W.HBox([self.preset, self.seat, self.earlier]),
                     W.HBox([self.advise, self.simulate, self.progress]),
                     self.call,
                     self.explain,
@@ -216,6 +227,9 @@ class CallAdvisorView:
         """Show the controller's forecast (the call first, then the charts)."""
         c = self.controller
         fc = c.forecast
+        _set(self.seat, "value", c.seat)  # the earlier calls may have moved the seat
+        if not c.error:  # a refused entry stays in the box beside its error
+            _set(self.earlier, "value", ",".join(map(str, c.earlier_calls)))
         if fc is None:
             _set(self.call, "value", _error(c.error) if c.error else "")
             _set(self.explain, "value", "")
