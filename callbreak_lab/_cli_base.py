@@ -4,12 +4,13 @@ parser that raises it instead of exiting, a command's ``Output`` and the ``--rul
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["PROG", "Output", "Parser", "UsageError", "rules_of"]
+__all__ = ["PROG", "Output", "Parser", "UsageError", "parse_ints", "rules_of"]
 
 PROG = "callbreak-lab"
 
@@ -38,3 +39,17 @@ def rules_of(args: argparse.Namespace) -> Ruleset:
     """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
     name = getattr(args, "rules", None)
     return Ruleset.preset("modern" if name is None else name)  # "" is an error, not modern
+
+
+def parse_ints(text: str, what: str) -> list[int]:
+    """Whole numbers separated by commas and/or spaces ('3,4', '3 4'); ``what`` names the
+    option in the error."""
+    if re.search(r",\s*,", text):
+        raise ValueError(f"{what} has an empty value between two commas: {text!r}")
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(
+            f"{what} must be whole numbers separated by commas, got {text!r}"
+        ) from None

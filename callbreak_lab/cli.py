@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -24,22 +23,10 @@ from typing import Any
 from callbreak_lab import __version__
 from callbreak_lab._cli_base import PROG, Output, UsageError, rules_of
 from callbreak_lab._cli_base import Parser as _Parser
+from callbreak_lab._cli_base import parse_ints as _ints
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.cli_model import add_evaluate, add_evaluate_model, add_generate
 from callbreak_lab.rules import PRESETS, format_tenths
-
-
-def _ints(text: str, what: str) -> list[int]:
-    if re.search(r",\s*,", text):
-        raise ValueError(f"{what} has an empty value between two commas: {text!r}")
-    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise ValueError(
-            f"{what} must be whole numbers separated by commas, got {text!r}"
-        ) from None
-
 
 # --- score ----------------------------------------------------------------------------------------
 

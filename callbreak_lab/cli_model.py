@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from callbreak_lab._cli_base import PROG, Output, UsageError, rules_of
+from callbreak_lab._cli_base import PROG, Output, UsageError, parse_ints, rules_of
 from callbreak_lab._textfile import read_lines
 
 __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
@@ -101,15 +101,7 @@ def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
 
 def _earlier_calls(text: str | None) -> list[int] | None:
     """``--earlier-calls`` text ('3,4' or '3 4'; '' for none) as numbers."""
-    if text is None:
-        return None
-    parts = text.replace(",", " ").split()
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise UsageError(
-            f"evaluate: --earlier-calls takes whole numbers such as '3,4', got {text!r}"
-        ) from None
+    return None if text is None else parse_ints(text, "evaluate: --earlier-calls")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> Output:
