@@ -25,6 +25,7 @@ pays 13 while 7 pays 7), and nothing here assumes it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -41,6 +42,7 @@ __all__ = [
     "ScoringRules",
     "best_call",
     "best_calls",
+    "check_earlier_calls",
     "expected_scores",
     "legal_calls",
     "made_matrix",
@@ -293,3 +295,25 @@ def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
             "use best_calls for many"
         )
     return _best_calls(arr[None, :], rules)[0]
+
+
+def check_earlier_calls(
+    earlier_calls: Sequence[int], seat: int, rules: ScoringRules
+) -> tuple[int, ...]:
+    """``earlier_calls`` (the calls of seats ``0..seat-1``) as a tuple, or a :class:`CallsError`
+    saying what is wrong: seat ``s`` has exactly ``s`` of them, each a whole number in the
+    ruleset's call range. The one check behind the library, the service, the bot and the
+    widgets."""
+    if isinstance(earlier_calls, str | bytes):
+        raise CallsError(f"earlier calls must be a sequence of numbers, got {earlier_calls!r}")
+    calls = list(earlier_calls)
+    if len(calls) != seat:
+        raise CallsError(
+            f"seat {seat} bids after {seat} other seat(s), so it takes {seat} earlier call(s), "
+            f"got {len(calls)}"
+        )
+    lo, hi = rules.min_call, rules.max_call
+    for c in calls:
+        if isinstance(c, bool) or not isinstance(c, int | np.integer) or not lo <= c <= hi:
+            raise CallsError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
+    return tuple(int(c) for c in calls)

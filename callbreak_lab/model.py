@@ -41,7 +41,8 @@ import numpy.typing as npt
 from sklearn.base import BaseEstimator
 
 from callbreak_lab._atomic import atomic_open
-from callbreak_lab.calls import CallAdvice, CallAdviceBatch, best_call, best_calls
+from callbreak_lab.calls import CallAdvice, CallAdviceBatch, CallsError, best_call, best_calls
+from callbreak_lab.calls import check_earlier_calls as calls_check_earlier
 from callbreak_lab.cards import Hand, is_seat
 from callbreak_lab.features import (
     FEATURE_NAMES,
@@ -657,22 +658,12 @@ def recommend_call(
 def check_earlier_calls(
     earlier_calls: Sequence[int], seat: int, rules: str | Ruleset
 ) -> tuple[int, ...]:
-    """``earlier_calls`` as a tuple, or a :class:`ModelError` saying what is wrong with them:
-    seat ``s`` has exactly ``s`` earlier calls, each a whole number in the ruleset's call range."""
-    ruleset = _rules(rules)
-    if isinstance(earlier_calls, str | bytes):
-        raise ModelError(f"earlier calls must be a sequence of numbers, got {earlier_calls!r}")
-    calls = list(earlier_calls)
-    if len(calls) != seat:
-        raise ModelError(
-            f"seat {seat} bids after {seat} other seat(s), so it takes {seat} earlier call(s), "
-            f"got {len(calls)}"
-        )
-    lo, hi = ruleset.min_call, ruleset.max_call
-    for c in calls:
-        if isinstance(c, bool) or not isinstance(c, int | np.integer) or not lo <= c <= hi:
-            raise ModelError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
-    return tuple(int(c) for c in calls)
+    """:func:`callbreak_lab.calls.check_earlier_calls` for a ruleset or preset name, failing
+    with a :class:`ModelError`."""
+    try:
+        return calls_check_earlier(earlier_calls, seat, _rules(rules))
+    except CallsError as exc:
+        raise ModelError(str(exc)) from None
 
 
 def recommend_calls(

@@ -12,6 +12,7 @@ from callbreak_lab.calls import (
     CallsError,
     DistributionError,
     best_call,
+    check_earlier_calls,
     best_calls,
     expected_scores,
     legal_calls,
@@ -302,3 +303,14 @@ def test_bad_call_range_rejected() -> None:
 
     with pytest.raises(CallsError, match=r"within 1\.\.13"):
         score_matrix(Fake())
+
+
+def test_earlier_calls_checked_against_the_seat_and_call_range() -> None:
+    assert check_earlier_calls([3, 4], 2, MODERN) == (3, 4)
+    assert check_earlier_calls((), 0, STRICT) == ()
+    with pytest.raises(CallsError, match="takes 1 earlier call"):
+        check_earlier_calls([3, 4], 1, MODERN)
+    with pytest.raises(CallsError, match=r"whole number 2\.\.13, got 1"):
+        check_earlier_calls([1], 1, STRICT)
+    with pytest.raises(CallsError, match="sequence of numbers"):
+        check_earlier_calls("34", 2, MODERN)  # type: ignore[arg-type]

@@ -140,7 +140,7 @@ def test_advisor_earlier_calls_set_the_seat_and_reach_the_forecaster() -> None:
     assert adv.set_earlier_calls("3, 4") and adv.seat == 2 and adv.earlier_calls == (3, 4)
     adv.advise()
     assert seen[-1] == {"seat": 2, "earlier_calls": (3, 4)}
-    for bad, message in (("3,x", "whole numbers"), ("1", "strict calls are 2..13, got 1"),
+    for bad, message in (("3,x", "whole numbers"), ("1", "whole number 2..13, got 1"),
                          ("3 3 3 3", "at most three")):  # fmt: skip
         assert not adv.set_earlier_calls(bad)
         assert message in adv.error and adv.forecast is None
@@ -151,7 +151,8 @@ def test_advisor_earlier_calls_set_the_seat_and_reach_the_forecaster() -> None:
     adv.set_preset("modern")
     assert adv.set_earlier_calls("1")
     adv.set_preset("strict")  # 1 is not a strict call: said when advising, no forecast
-    assert adv.advise() is None and "strict calls are 2..13" in adv.error
+    assert adv.advise() is None
+    assert "strict: an earlier call must be a whole number 2..13" in adv.error
     assert adv.set_earlier_calls("") and adv.earlier_calls == () and adv.seat == 1
 
 

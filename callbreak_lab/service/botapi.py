@@ -72,7 +72,9 @@ def register(app: FastAPI, svc: Service) -> None:
             raise BotError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
         earlier = bot_earlier_calls(req.model_dump())
         seat = len(earlier)
-        if any(not BOT_RULES.min_call <= c <= BOT_RULES.max_call for c in earlier):
+        try:
+            calls.check_earlier_calls(earlier, seat, BOT_RULES)
+        except calls.CallsError:
             earlier = []  # another player's odd bid: still answer, without conditioning on it
         forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
         call = calls.best_call(forecast.dist, BID_RULES).call

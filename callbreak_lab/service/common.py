@@ -164,10 +164,8 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
     rules = parse_rules(req.rules)
     earlier = None
     if req.earlier_calls is not None:
-        from callbreak_lab.model import check_earlier_calls  # sklearn only when asked for
-
         try:
-            earlier = check_earlier_calls(req.earlier_calls, req.seat, rules)
+            earlier = calls.check_earlier_calls(req.earlier_calls, req.seat, rules)
         except ValueError as e:
             raise FieldError("earlier_calls", str(e)) from None
     fc = svc.bidder.forecast(hand, req.seat, rules, earlier)

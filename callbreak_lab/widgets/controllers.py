@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from callbreak_lab.calls import CallsError, check_earlier_calls
 from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit
 from callbreak_lab.features import feature_dict
 from callbreak_lab.rules import PRESETS, RulesError, Ruleset, format_tenths
@@ -245,17 +246,17 @@ class CallAdvisor(_Observable):
         (strict's, online's) forecasts from them; the others ignore them. A bad entry sets
         ``error``, keeps the calls there were and returns False."""
         parts = text.replace(",", " ").split()
-        lo, hi = self.rules.min_call, self.rules.max_call
         problem = ""
         calls: tuple[int, ...] = ()
         if not all(p.isdigit() for p in parts):
             problem = f"earlier calls are whole numbers such as '3,4', got {text.strip()!r}"
+        elif len(parts) > 3:
+            problem = f"at most three seats call before you, got {len(parts)} calls"
         else:
-            calls = tuple(int(p) for p in parts)
-            if len(calls) > 3:
-                problem = f"at most three seats call before you, got {len(calls)} calls"
-            elif any(not lo <= c <= hi for c in calls):
-                problem = f"{self.preset} calls are {lo}..{hi}, got {', '.join(parts)}"
+            try:
+                calls = check_earlier_calls([int(p) for p in parts], len(parts), self.rules)
+            except CallsError as exc:
+                problem = str(exc)
         if problem:
             self.forecast, self.simulation, self.explanation = None, None, ""
             self.error = problem
@@ -285,12 +286,11 @@ class CallAdvisor(_Observable):
             self._changed()
             return None
         rules = self.rules
-        if any(not rules.min_call <= c <= rules.max_call for c in self.earlier_calls):
+        try:
+            check_earlier_calls(self.earlier_calls, len(self.earlier_calls), rules)
+        except CallsError as exc:  # the preset changed since the calls were given
             self.forecast, self.explanation = None, ""
-            self.error = (
-                f"{self.preset} calls are {rules.min_call}..{rules.max_call}: "
-                f"change the earlier calls {', '.join(map(str, self.earlier_calls))}"
-            )
+            self.error = f"{self.preset}: {exc}"
             self._changed()
             return None
         extra = {"earlier_calls": self.earlier_calls} if self.earlier_calls else {}
