@@ -487,7 +487,7 @@ def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[Sc
     the other hands of each deal), when ``model`` has a conditioned head."""
     if getattr(model, "conditioned_", None) is None:
         return []
-    from callbreak_lab.model import _deal_calls
+    from callbreak_lab.model_estimator import _deal_calls
 
     base = model.predict_proba(test.masks, test.seats)
     table = _deal_calls(base, test.deal, test.seats, model.call_rules_)

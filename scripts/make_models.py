@@ -120,7 +120,7 @@ def select_params(
     from callbreak_lab import data
     from callbreak_lab.calls import best_calls
     from callbreak_lab.evaluation import call_scores, fit_model, log_loss, paired_gap
-    from callbreak_lab.model import _deal_calls
+    from callbreak_lab.model_estimator import _deal_calls
     from callbreak_lab.rules import Ruleset
 
     deals = np.random.default_rng(seed).permutation(np.unique(train.deal))
