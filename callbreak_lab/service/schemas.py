@@ -132,8 +132,8 @@ class EvaluateRequest(BaseModel):
         None,
         max_length=3,
         description="the calls already made by seats 0..seat-1, in seat order (exactly `seat` "
-        "of them). A call-conditioned model (strict's) uses them; `calls_used` in the answer "
-        "says whether it did",
+        "of them). A call-conditioned model (today strict's and home/pagat's) uses them; "
+        "`calls_used` in the answer says whether it did",
         examples=[[3, 4]],
     )
     monte_carlo: int | None = Field(
