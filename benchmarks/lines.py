@@ -24,6 +24,7 @@ from pathlib import Path
 
 from callbreak_lab import PRESETS, Deal, Position
 from callbreak_lab.lines import play_line, playout_line
+from callbreak_lab.solver import default_threads
 
 
 def cpu_model() -> str:
@@ -49,7 +50,8 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"machine: {os.cpu_count()} cpus, {cpu_model()}; date {datetime.date.today()}; "
-        f"load average {load:.1f}",
+        f"load average {load:.1f}; search threads {default_threads()} "
+        "(CALLBREAK_LAB_SOLVER_THREADS)",
         flush=True,
     )
     print(

@@ -66,9 +66,15 @@ def row(name: str, xs: list[float]) -> str:
     )
 
 
-def bench_preset(name: str, n: int, n_playouts: int) -> dict[str, object]:
+def _nodes(eng: Engine) -> int:
+    """Nodes searched by the engine and its helper thread."""
+    helper = eng._helper
+    return int(eng.stats[ST_NODES]) + (0 if helper is None else int(helper.stats[ST_NODES]))
+
+
+def bench_preset(name: str, n: int, n_playouts: int, threads: int) -> dict[str, object]:
     rules = Ruleset.preset(name)
-    eng = api.engine()
+    eng = Engine(threads=threads)
     seat_t: list[float] = []
     table_t: list[float] = []
     cv_t: list[float] = []
@@ -79,7 +85,7 @@ def bench_preset(name: str, n: int, n_playouts: int) -> dict[str, object]:
     # the play-outs get an engine of their own: in the shared one they left the deal's positions
     # in the table, and the timed solves of those deals that followed were warm (a bias of the
     # medians recorded before session 11, when 5 of every 20 deals were played out)
-    po_eng = Engine()
+    po_eng = Engine(threads=threads)
     for seed in range(n):
         deal = Deal.random(seed)
         root = api.make_root(deal, rules)
@@ -90,11 +96,11 @@ def bench_preset(name: str, n: int, n_playouts: int) -> dict[str, object]:
             assert sum(res.tricks) == 13
         total = 0.0
         for t in range(4):
-            n0 = int(eng.stats[ST_NODES])
+            n0 = _nodes(eng)
             t0 = time.perf_counter()
             api.value_of(root, t, eng)
             dt = time.perf_counter() - t0
-            nodes += int(eng.stats[ST_NODES]) - n0
+            nodes += _nodes(eng) - n0
             search_time += dt
             seat_t.append(dt)
             total += dt
@@ -228,6 +234,12 @@ def main() -> None:
     ap.add_argument("--technique-tricks", type=int, default=6, help="their tricks left")
     ap.add_argument("--no-dds", action="store_true")
     ap.add_argument("--no-cold", action="store_true")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=api.default_threads(),
+        help="search threads (Engine(threads=...)); default as the library picks",
+    )
     args = ap.parse_args()
 
     cpu = "?"
@@ -236,7 +248,10 @@ def main() -> None:
             cpu = line.split(":", 1)[1].strip()
             break
     print(f"machine: {os.cpu_count()} cores, {cpu}; load average {os.getloadavg()[0]:.1f}")
-    print(f"date: {time.strftime('%Y-%m-%d %H:%M')}; deals per preset: {args.deals}")
+    print(
+        f"date: {time.strftime('%Y-%m-%d %H:%M')}; deals per preset: {args.deals}; "
+        f"search threads: {args.threads}"
+    )
     if not args.no_cold:
         imp, first, imp2, first2 = cold_start()
         print(f"cold start (empty cache): import {imp:.2f} s, first solves {first:.2f} s")
@@ -250,7 +265,7 @@ def main() -> None:
             res = done[flags]
             print(f"\n### {name}: same legal-card switches as an earlier preset, results reused")
         else:
-            res = bench_preset(name, args.deals, args.playouts)
+            res = bench_preset(name, args.deals, args.playouts, args.threads)
             done[flags] = res
         print(f"\n### {name} (must_beat, void_rule, ban) = {flags}")
         print("| measure                |  median ms |    p90 ms |    p99 ms |    max ms |")
@@ -260,7 +275,7 @@ def main() -> None:
         print(row("card_values, lead", res["cards"]))  # type: ignore[arg-type]
         if res["playout"]:
             print(row("whole-deal playout", res["playout"]))  # type: ignore[arg-type]
-        print(f"nodes per second: {res['nps'] / 1e6:.2f} M")
+        print(f"nodes per second (all threads): {res['nps'] / 1e6:.2f} M")
         medians[name] = pct(res["seat"], 50)  # type: ignore[arg-type]
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory (this process): {peak:.0f} MB")

@@ -8,6 +8,8 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     # after it:
     python scripts/solver_check.py record new.json --positions 300 --seed 11
     python scripts/solver_check.py compare old.json new.json
+    # the same with the helper thread joining every search at once (the shared table's test)
+    python scripts/solver_check.py record two.json --positions 300 --seed 11 --threads 2 --eager
     # pruning on vs. off in one version (sure-trick bounds, partition search):
     python scripts/solver_check.py techniques --positions 400 --seed 7
     # node counts (and values) of every seat-solve of Deal.random(0..11), table cleared per
@@ -78,8 +80,11 @@ def positions(n: int, seed: int, tricks_left: list[int]) -> Iterator[tuple[str, 
         yield preset, pos, make_root(pos, preset)
 
 
-def record(out: Path, n: int, seed: int) -> int:
-    eng = Engine()
+def record(out: Path, n: int, seed: int, threads: int = 1, eager: bool = False) -> int:
+    eng = Engine(threads=threads)
+    if eager:  # the helper joins every search at once (a stress test of the shared table)
+        eng.helper_delay = 0.0
+        eng.helper_min_left = 0
     rows = []
     t0 = time.perf_counter()
     for i, (preset, pos, root) in enumerate(positions(n, seed, [6, 7, 8, 9, 10, 11])):
@@ -240,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("record", help="values of seeded positions to a JSON file")
     r.add_argument("out", type=Path)
+    r.add_argument("--threads", type=int, default=1, help="search threads (Engine(threads=))")
+    r.add_argument("--eager", action="store_true", help="the helper joins every search at once")
     c = sub.add_parser("compare", help="two recorded files")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
@@ -265,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         q.add_argument("--seed", type=int, default=11)
     args = p.parse_args(argv)
     if args.command == "record":
-        return record(args.out, args.positions, args.seed)
+        return record(args.out, args.positions, args.seed, args.threads, args.eager)
     if args.command == "compare":
         return compare(args.a, args.b)
     if args.command == "nodes":

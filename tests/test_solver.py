@@ -33,6 +33,7 @@ from callbreak_lab.solver._table import (
     TOPK,
     _scan_word,
     bucket_of,
+    check_of,
     length_word,
     new_table,
     suit_codes,
@@ -294,3 +295,59 @@ def test_a_table_more_than_half_full_is_emptied_before_the_next_search() -> None
 def test_an_impossible_table_fill_limit_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match="max_fill"):
         Engine(log2_slots=6, max_fill=bad)
+
+
+def test_two_threads_on_one_table_give_the_same_values() -> None:
+    """An engine whose helper thread joins every search at once (no delay, any size) against a
+    one-thread engine, on positions 6-8 tricks from the end of every rule-switch combination:
+    equal values, and the helper both joined and answered first some of the time."""
+    one = Engine(log2_slots=16)
+    two = Engine(log2_slots=16, threads=2)
+    two.helper_delay = 0.0
+    two.helper_min_left = 0
+    for hands, trick, leader, mb, vr in _endings(303, 60, (6, 8)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            want = api.value_of(root, t, one)
+            assert api.value_of(root, t, two) == want, (hands, trick, leader, t, mb, vr)
+    helper = two._helper
+    assert helper is not None and helper.joined > 100
+    assert helper.answered > 0
+
+
+def test_a_torn_table_entry_reads_as_a_miss_and_is_rewritten() -> None:
+    """An entry whose data no longer agrees with its check word (as when another thread was
+    writing it) is never believed; storing the same key again writes it afresh."""
+    keys, info, gens, fps = new_table(16)
+    nslots = gens.shape[0]
+    hands = split_masks([h.mask for h in Deal.random(7).hands])
+    codes = np.zeros(4, dtype=np.int64)
+    suit_codes(hands, codes)
+    w0 = length_word(hands, 1)
+    base, fp = bucket_of(w0, 2 * 4 + 3, codes, nslots, TOPK)
+    tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, 1 << 51, 13, 5, 13, -1)
+    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == 1
+    slot = int(np.flatnonzero(info[1])[0])
+    info[0, slot] ^= 0b1010  # another lower bound, the check not yet written
+    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == -1
+    tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, 1 << 51, 13, 4, 13, -1)
+    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 4)[0]) == 1
+    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == -1
+    assert np.count_nonzero(info[1]) == 1  # the same slot, rewritten
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, (1 << 62) - 1), min_size=4, max_size=4))
+def test_the_check_word_is_the_same_with_and_without_the_jit(words: list[int]) -> None:
+    w0, k1, k2, d = words
+    assert int(check_of(w0, k1, k2, d)) == int(check_of.py_func(w0, k1, k2, d))
+
+
+def test_an_impossible_thread_count_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="threads"):
+        Engine(log2_slots=6, threads=3)
+    monkeypatch.setenv("CALLBREAK_LAB_SOLVER_THREADS", "4")
+    with pytest.raises(ValueError, match="CALLBREAK_LAB_SOLVER_THREADS"):
+        api.default_threads()
+    monkeypatch.setenv("CALLBREAK_LAB_SOLVER_THREADS", "1")
+    assert api.default_threads() == 1

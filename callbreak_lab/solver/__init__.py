@@ -5,6 +5,8 @@ any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`
 ``playouts`` batch them over many deals in parallel (joblib), results in input order;
 ``tables_and_playouts`` computes both for each deal at little more than the cost of the table;
 ``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need).
+A long search uses a second core (``default_threads``; ``CALLBREAK_LAB_SOLVER_THREADS=1`` keeps
+it to one).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .api import (
     SolverError,
     card_values,
     dd_table,
+    default_threads,
     playout,
     solve,
 )
@@ -31,6 +34,7 @@ __all__ = [
     "card_values",
     "dd_table",
     "dd_tables",
+    "default_threads",
     "playout",
     "playouts",
     "solve",

@@ -7,7 +7,8 @@ Every kernel is decorated with :data:`kernel`, ``njit(cache=True, nogil=True, _n
 kernels never allocate, and without numba's reference-counting runtime a call no longer increments
 and decrements the reference count of each array argument and array view (atomic operations that
 took about 40 % of the search's time); they release the GIL, so threads with their own engines
-(``api.engine()`` is per thread) search at the same time.
+(``api.engine()`` is per thread) search at the same time, and an engine's helper thread searches
+beside it over the same table (``_engine._Helper``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ OPT_PART = 7  # partition search: table entries cover every position agreeing on
 OPT_SIBLING = 8  # skip a card whose sibling's result did not rely on either card's rank
 OPT_GUESS = 9  # first probe from an estimate of the value (else from the upper bound)
 OPT_MOBILITY = 10  # the target's leads: fewest replies for the other seats first
-N_OPTS = 11
+OPT_REVERSE = 11  # a helper thread: the other seats' moves reversed at plies below this
+N_OPTS = 12
 
 # Indices of the statistics counters (``stats`` array).
 ST_NODES = 0
@@ -117,6 +119,7 @@ N_STATS = ST_POSCUT + 32
 
 
 def default_opts() -> np.ndarray:
-    """Every technique switched on."""
+    """Every technique switched on (``OPT_REVERSE`` is not a technique: 0)."""
     opts = np.ones(N_OPTS, dtype=np.int64)
+    opts[OPT_REVERSE] = 0
     return opts

@@ -24,6 +24,7 @@ from ._consts import (
     OPT_ORDER,
     OPT_PART,
     OPT_QUICK,
+    OPT_REVERSE,
     OPT_SIBLING,
     OPT_TT,
     POP,
@@ -45,6 +46,7 @@ from ._table import (
     TOPK,
     bucket_of,
     card_of_rel,
+    d_best,
     entry_marks,
     length_word,
     rel_of,
@@ -253,11 +255,16 @@ def probe(
     gen,
     opts,
     stats,
+    ctl,
+    job,
 ):
-    """True when the target can take at least ``k`` of the remaining tricks.
+    """1 when the target can take at least ``k`` of the remaining tricks, else 0; -1 when
+    stopped: ``ctl[0]`` no longer equals ``job`` (another thread finished the search first).
 
-    ``hands`` (int64[4, 4] suit masks) is modified during the search and restored on return.
-    ``tc[:root_pos]`` are the cards already in the current trick, led by ``root_leader``.
+    ``hands`` (int64[4, 4] suit masks) is modified during the search and restored on return
+    (not when stopped). ``tc[:root_pos]`` are the cards already in the current trick, led by
+    ``root_leader``. ``opts[OPT_REVERSE]``: the other seats' moves are tried in reverse order at
+    the first plies (a helper thread's search, see ``Engine``).
     """
     use_tt = opts[OPT_TT]
     use_quick = opts[OPT_QUICK]
@@ -268,6 +275,7 @@ def probe(
     use_part = opts[OPT_PART]
     use_decided = opts[OPT_DECIDED]
     use_sibling = opts[OPT_SIBLING] and use_part
+    reverse = opts[OPT_REVERSE]
     fl = mb * 2 + vr
     nslots = gens.shape[0]
     legal = scratch[0]
@@ -283,6 +291,8 @@ def probe(
     rel = 0  # relevant cards of the result being returned
     while True:
         if mode == _ENTER:
+            if ctl[0] != job:
+                return -1
             stats[ST_NODES] += 1
             pos = (root_pos + p) % 4
             leader = pl[p, F_LEAD]
@@ -346,23 +356,23 @@ def probe(
                     w0 = length_word(hands, leader)
                     tf = fl * 4 + target
                     base, fp = bucket_of(w0, tf, codes, nslots, TOPK)
-                    res, slot = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
+                    res, ent = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
                     if res < 0:  # the deep entries' chain (``_table.DEEP``)
                         base, fp = bucket_of(w0, tf, codes, nslots, DEEP)
-                        res2, slot2 = tt_lookup(
+                        res2, ent2 = tt_lookup(
                             keys, info, fps, base, fp, w0, fl, target, codes, need
                         )
-                        if res2 >= 0 or slot < 0:
+                        if res2 >= 0 or ent < 0:
                             res = res2
-                            slot = slot2
+                            ent = ent2
                     if res >= 0:
                         stats[ST_TT_HITS] += 1
                         r = res
-                        rel = entry_marks(info, slot, hands) if use_part else _ALL
+                        rel = entry_marks(ent, hands) if use_part else _ALL
                         mode = _RETURN
                         continue
-                    if slot >= 0:
-                        hint = card_of_rel(info[2, slot], hands)
+                    if ent >= 0:
+                        hint = card_of_rel(d_best(ent), hands)
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
@@ -416,6 +426,13 @@ def probe(
                 scores,
                 spare,
             )
+            if p < reverse and mover != target:
+                # a helper's search: the other seats' replies from the far end, so that the two
+                # threads prove different parts of a "yes" and meet in the table
+                for j in range(n // 2):
+                    t = mv[p, j]
+                    mv[p, j] = mv[p, n - 1 - j]
+                    mv[p, n - 1 - j] = t
             pl[p, F_LMARK] = lmark
             pl[p, F_AMARK] = _all_moves_mark(hands[mover], legal, tc[ts] // 13, vr, lmark)
             pl[p, F_NMV] = n
@@ -457,7 +474,7 @@ def probe(
                 mode = _RETURN
         else:
             if p == 0:
-                return r == 1
+                return r
             p -= 1
             pos = (root_pos + p) % 4
             leader = pl[p, F_LEAD]
@@ -520,8 +537,11 @@ def solve_root(
     gen,
     opts,
     stats,
+    ctl,
+    job,
 ):
-    """Exact value in ``[lo, hi]`` (bounds known to hold) by null-window probes.
+    """Exact value in ``[lo, hi]`` (bounds known to hold) by null-window probes; -1 when
+    stopped (``probe``'s ``ctl`` and ``job``).
 
     With ``opts[OPT_MTD]`` the probes walk from ``guess`` (MTD(f)); otherwise they bisect. A
     negative ``guess`` asks for one: the estimate ``first_guess`` at a trick boundary (with
@@ -557,7 +577,7 @@ def solve_root(
                 kk = hi
         else:
             kk = (lo + hi + 1) // 2
-        if probe(
+        res = probe(
             hands,
             tc,
             root_pos,
@@ -577,7 +597,12 @@ def solve_root(
             gen,
             opts,
             stats,
-        ):
+            ctl,
+            job,
+        )
+        if res < 0:
+            return -1
+        if res == 1:
             lo = kk
             guess = kk + 1
         else:

@@ -10,11 +10,20 @@ steers replacement. The engine empties the table when it is half full (``Engine.
 Layout, one column per slot: ``keys[:, i] = (w0, w1, w2)``: ``w0`` the suit lengths of the
 hands and the leader; ``w1`` (suits 0, 1) and ``w2`` (suits 2, 3) 30 bits per suit = depth (4
 bits) and owners of the top cards, highest first, 2 bits each; ``w1`` bits 60-61 the rule
-switches, ``w2`` bits 60-61 the target. ``info[:, i] = (lower, upper, best lead, tricks left,
-cards in the pattern, then for each suit the depth its result relied on)``: a hit passes only
-those relevant cards up to the positions above it, not the cards the key holds for hashing
-(``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the hashing
-floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M nodes.
+switches, ``w2`` bits 60-61 the target. ``info[0, i]`` the entry's data packed in one word
+(``pack``: lower, upper, best lead, tricks left, cards in the pattern, then for each suit the
+depth its result relied on) and ``info[1, i]`` a check of the keys and the data (``check_of``).
+A hit passes only those relevant cards up to the positions above it, not the cards the key holds
+for hashing (``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the
+hashing floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M
+nodes.
+
+Two threads may search one table at once (``Engine(threads=2)``). A reader copies an entry's
+keys and data into locals and uses it only when the check word agrees with them, so an entry
+read while another thread was writing it (or written by two threads at once) is never believed:
+it reads as a miss. The check is two polynomial hashes modulo primes below 2**31 (a torn entry
+passes it with odds of about 2**-62). Fingerprints and generations only steer the scan and the
+replacement, so a lost update there costs a miss, never a wrong answer.
 ``gens[i]`` the generation that stored the entry. Slots are grouped in buckets of ``WAYS`` that
 share a hash of ``w0``, the target/rules and the owners of the top ``TOPK`` cards of each suit
 (an entry's *group*), or of the top ``DEEP`` cards when the entry's pattern holds them: every
@@ -79,7 +88,7 @@ def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     words); at least one spill chain of buckets (``WAYS * SPILL`` slots)."""
     n = max(1 << log2_slots, WAYS * SPILL)
     keys = np.zeros((3, n), dtype=np.int64)
-    info = np.zeros((9, n), dtype=np.int8)
+    info = np.zeros((2, n), dtype=np.int64)
     gens = np.zeros(n, dtype=np.int32)
     fps = np.zeros(n // 8, dtype=np.int64)
     return keys, info, gens, fps
@@ -185,10 +194,61 @@ def bucket_of(w0, tflags, codes, nslots, level):
 
 
 @kernel
-def _matches(keys, i, f1, f2, codes):
-    """Entry ``i`` (its ``w0`` already equal) covers a position with these suit codes."""
-    k1 = keys[1, i]
-    k2 = keys[2, i]
+def pack(lower, upper, best, left, depth, drs):
+    """An entry's data in one word: bounds (4 bits each), best lead + 1 (7 bits), tricks left
+    (4), cards in the pattern (6), each suit's relevant depth (4 bits a suit)."""
+    return lower | (upper << 4) | ((best + 1) << 8) | (left << 15) | (depth << 19) | (drs << 25)
+
+
+@kernel
+def d_lower(d):
+    """Lower bound of packed entry data."""
+    return d & 15
+
+
+@kernel
+def d_upper(d):
+    """Upper bound of packed entry data."""
+    return (d >> 4) & 15
+
+
+@kernel
+def d_best(d):
+    """Best lead (relative code, -1 if none) of packed entry data."""
+    return ((d >> 8) & 127) - 1
+
+
+@kernel
+def d_depth(d, s):
+    """The depth suit ``s``'s result relied on, of packed entry data."""
+    return (d >> (25 + 4 * s)) & 15
+
+
+@kernel
+def check_of(w0, k1, k2, d):
+    """Check word of an entry (keys and data): two polynomial hashes modulo primes below 2**31
+    over 31-bit pieces, so no product overflows (the same value with and without the JIT)."""
+    h1 = 17
+    h2 = 29
+    for x in (
+        w0 & 0x7FFFFFFF,
+        w0 >> 31,
+        k1 & 0x7FFFFFFF,
+        k1 >> 31,
+        k2 & 0x7FFFFFFF,
+        k2 >> 31,
+        d & 0x7FFFFFFF,
+        d >> 31,
+    ):
+        h1 = (h1 * 1000003 + x) % _P1
+        h2 = (h2 * 999983 + x) % _P2
+    return (h1 << 31) | h2
+
+
+@kernel
+def _matches(k1, k2, f1, f2, codes):
+    """An entry with these key words (its ``w0`` already equal) covers a position with these
+    suit codes."""
     if (k1 >> 60) != f1 or (k2 >> 60) != f2:
         return False
     for s in range(4):
@@ -201,13 +261,14 @@ def _matches(keys, i, f1, f2, codes):
 
 @kernel
 def tt_lookup(keys, info, fps, base, fp, w0, f1, f2, codes, need):
-    """Scan a bucket: (1, slot) if an entry proves >= need, (0, slot) if one proves < need,
-    else (-1, slot of an entry with a best lead or -1).
+    """Scan a bucket: (1, data) if an entry proves >= need, (0, data) if one proves < need,
+    else (-1, data of an entry with a best lead or -1); ``data`` is the entry's packed word.
 
     A bucket fills from its first slot on (``tt_store`` takes the first empty slot and entries
     are only ever replaced), so the scan stops at the first empty slot. A full bucket spills
     into the next bucket of its chain (``base ^ (j * WAYS)``, ``j < SPILL``), scanned in turn.
-    Slots are visited in order, eight fingerprints a word; only the group's are read."""
+    Slots are visited in order, eight fingerprints a word; only the group's are read, and an
+    entry is believed only when its check word agrees with the keys and data read."""
     hint = -1
     pat = fp * _LANES_LO
     for j in range(SPILL):
@@ -218,32 +279,39 @@ def tt_lookup(keys, info, fps, base, fp, w0, f1, f2, codes, need):
                 if not (cand >> (8 * lane + 7)) & 1:
                     continue
                 i = w * 8 + lane
-                if keys[0, i] != w0 or not _matches(keys, i, f1, f2, codes):
+                if keys[0, i] != w0:
                     continue
-                if info[0, i] >= need:
-                    return 1, i
-                if info[1, i] < need:
-                    return 0, i
-                if info[2, i] >= 0:
-                    hint = i
+                k1 = keys[1, i]
+                k2 = keys[2, i]
+                if not _matches(k1, k2, f1, f2, codes):
+                    continue
+                d = info[0, i]
+                if info[1, i] != check_of(w0, k1, k2, d):
+                    continue  # torn: another thread was writing it
+                if d_lower(d) >= need:
+                    return 1, d
+                if d_upper(d) < need:
+                    return 0, d
+                if d_best(d) >= 0:
+                    hint = d
             if stop < 8:
                 return -1, hint
     return -1, hint
 
 
 @kernel
-def entry_marks(info, i, hands):
-    """Relevant-card mask (52-bit) of entry ``i`` in the current position: per suit, the lowest
-    of the top ``info[5 + s, i]`` live cards (the ranks its result relied on, without the
-    cards the key holds only for hashing)."""
+def entry_marks(d, hands):
+    """Relevant-card mask (52-bit) of an entry (its packed data ``d``) in the current position:
+    per suit, the lowest of the top ``d_depth(d, s)`` live cards (the ranks its result relied
+    on, without the cards the key holds only for hashing)."""
     mask = 0
     for s in range(4):
-        d = info[5 + s, i]
-        if d == 0:
+        n = d_depth(d, s)
+        if n == 0:
             continue
         live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
         r = -1
-        for _ in range(d):
+        for _ in range(n):
             r = HI[live]
             live ^= 1 << r
         mask |= 1 << (13 * s + r)
@@ -310,18 +378,25 @@ def tt_store(
                     continue
                 i = w * 8 + lane
                 if keys[0, i] == w0 and keys[1, i] == k1 and keys[2, i] == k2:
-                    if lower > info[0, i]:
-                        info[0, i] = lower
-                    if upper < info[1, i]:
-                        info[1, i] = upper
-                    if best >= 0:
-                        info[2, i] = best
+                    d = info[0, i]
+                    if info[1, i] != check_of(w0, k1, k2, d):
+                        victim = i  # torn (two threads wrote it): write it afresh
+                        break
+                    lo = max(lower, d_lower(d))
+                    hi = min(upper, d_upper(d))
+                    bl = best if best >= 0 else d_best(d)
+                    dm = 0
                     for s in range(4):
                         dr = (drs >> (4 * s)) & 15
-                        if dr > info[5 + s, i]:
-                            info[5 + s, i] = dr
+                        do = d_depth(d, s)
+                        dm |= (dr if dr > do else do) << (4 * s)
+                    d = pack(lo, hi, bl, (d >> 15) & 15, (d >> 19) & 63, dm)
+                    info[0, i] = d
+                    info[1, i] = check_of(w0, k1, k2, d)
                     gens[i] = gen
                     return
+            if victim >= 0:
+                break
             if stop < 8:
                 victim = w * 8 + stop
                 break
@@ -334,7 +409,8 @@ def tt_store(
         for j in range(SPILL):
             b = base ^ (j * WAYS)
             for i in range(b, b + WAYS):
-                sc = 64 * np.int64(info[3, i]) - info[4, i]
+                d = info[0, i]
+                sc = 64 * ((d >> 15) & 15) - ((d >> 19) & 63)
                 if gens[i] != gen:
                     sc -= 10000
                 if sc < vscore:
@@ -343,13 +419,9 @@ def tt_store(
     keys[0, victim] = w0
     keys[1, victim] = k1
     keys[2, victim] = k2
-    info[0, victim] = lower
-    info[1, victim] = upper
-    info[2, victim] = best
-    info[3, victim] = left
-    info[4, victim] = depth
-    for s in range(4):
-        info[5 + s, victim] = (drs >> (4 * s)) & 15
+    d = pack(lower, upper, best, left, depth, drs)
+    info[0, victim] = d
+    info[1, victim] = check_of(w0, k1, k2, d)
     gens[victim] = gen
     sh = 8 * (victim % 8)
     fps[victim // 8] = (fps[victim // 8] & ~(0x7F << sh)) | (fp << sh)

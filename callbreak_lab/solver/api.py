@@ -77,14 +77,32 @@ class Root:
 _LOCAL = threading.local()
 
 
+def default_threads() -> int:
+    """Threads a search may use (``Engine(threads=...)``): ``CALLBREAK_LAB_SOLVER_THREADS``
+    if set, else 2 on a machine with two cores or more, except in a worker process (a parallel
+    batch or dataset generation already keeps every core busy with one search each)."""
+    import multiprocessing
+    import os
+
+    env = os.environ.get("CALLBREAK_LAB_SOLVER_THREADS", "").strip()
+    if env:
+        if env not in ("1", "2"):
+            raise SolverError(f"CALLBREAK_LAB_SOLVER_THREADS must be 1 or 2, got {env!r}")
+        return int(env)
+    if multiprocessing.parent_process() is not None:
+        return 1
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
 def engine() -> Engine:
     """This thread's engine (created on the thread's first solve; its table is shared by every
     solve of the thread). One per thread because an engine's search state (stack, trick cards,
     table) is not safe to share: two threads solving on one engine, even with the GIL handing
-    over only between kernel calls, gave wrong values (overwritten trick cards)."""
+    over only between kernel calls, gave wrong values (overwritten trick cards). The engine
+    brings its own helper thread (``default_threads``)."""
     eng: Engine | None = getattr(_LOCAL, "engine", None)
     if eng is None:
-        eng = _LOCAL.engine = Engine()
+        eng = _LOCAL.engine = Engine(threads=default_threads())
     return eng
 
 
