@@ -165,40 +165,14 @@ class Engine:
             self.tc[i] = c
         h = np.array(hands, dtype=np.int64)
         job = self._start()
+        args = (h, self.tc[:pos].copy(), pos, leader, target, mb, vr, ban, lo_, hi_, g)
         helper = None
         if self.threads > 1 and left >= self.helper_min_left:
             if self._helper is None:
                 self._helper = _Helper(self)
             helper = self._helper
-            tc = self.tc[:pos].copy()
-            helper.offer(job, (h.copy(), tc, pos, leader, target, mb, vr, ban, lo_, hi_, g))
-        v = int(
-            solve_root(
-                h,
-                self.tc,
-                pos,
-                leader,
-                target,
-                mb,
-                vr,
-                ban,
-                lo_,
-                hi_,
-                g,
-                self.pl,
-                self.mv,
-                self.scratch,
-                self.keys,
-                self.info,
-                self.gens,
-                self.fps,
-                self.gen,
-                self.opts,
-                self.stats,
-                self.ctl,
-                job,
-            )
-        )
+            helper.offer(job, (h.copy(), *args[1:]))
+        v = _search(self, job, args, self.tc, self.pl, self.mv, self.scratch, self.opts, self.stats)
         if v >= 0:
             self._finish(job)  # a helper still searching stops at its next node
             return v
@@ -348,7 +322,9 @@ class _Helper:
             return True
         self.joined += 1
         try:
-            v = self._search(eng, job, args)
+            v = _search(
+                eng, job, args, self.tc, self.pl, self.mv, self.scratch, self.opts, self.stats
+            )
         except BaseException:
             import logging
 
@@ -365,36 +341,49 @@ class _Helper:
                 self.answered += 1
         return True
 
-    def _search(self, eng: Engine, job: int, args: tuple[Any, ...]) -> int:
-        h, tc0, pos, leader, target, mb, vr, ban, lo, hi, g = args
-        self.tc[:pos] = tc0
-        return int(
-            solve_root(
-                h,
-                self.tc,
-                pos,
-                leader,
-                target,
-                mb,
-                vr,
-                ban,
-                lo,
-                hi,
-                g,
-                self.pl,
-                self.mv,
-                self.scratch,
-                eng.keys,
-                eng.info,
-                eng.gens,
-                eng.fps,
-                eng.gen,
-                self.opts,
-                self.stats,
-                eng.ctl,
-                job,
-            )
+
+def _search(
+    eng: Engine,
+    job: int,
+    args: tuple[Any, ...],
+    tc: np.ndarray,
+    pl: np.ndarray,
+    mv: np.ndarray,
+    scratch: np.ndarray,
+    opts: np.ndarray,
+    stats: np.ndarray,
+) -> int:
+    """One thread's search of ``args`` (a ``Engine.value`` job) with its own stack, over the
+    engine's table: the value, or -1 when another thread finished first."""
+    h, tc0, pos, leader, target, mb, vr, ban, lo, hi, g = args
+    tc[:pos] = tc0
+    return int(
+        solve_root(
+            h,
+            tc,
+            pos,
+            leader,
+            target,
+            mb,
+            vr,
+            ban,
+            lo,
+            hi,
+            g,
+            pl,
+            mv,
+            scratch,
+            eng.keys,
+            eng.info,
+            eng.gens,
+            eng.fps,
+            eng.gen,
+            opts,
+            stats,
+            eng.ctl,
+            job,
         )
+    )
 
 
 def trick_winner_cards(cards: Sequence[int], leader: int) -> int:
