@@ -274,7 +274,7 @@ def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:
     assert tiny.stats[ST_TT_STORES] > 2 * tiny.gens.size
 
 
-def test_a_table_more_than_half_full_is_emptied_before_the_next_search() -> None:
+def test_a_table_past_its_fill_limit_is_emptied_before_the_next_search() -> None:
     """A long run empties its table instead of filling every chain; values stay exact, and an
     engine told never to empty its table fills it instead."""
     emptied = Engine(log2_slots=6)

@@ -54,7 +54,7 @@ class Engine:
         self,
         log2_slots: int = 21,
         opts: np.ndarray | None = None,
-        max_fill: float | None = 0.5,
+        max_fill: float | None = 0.25,
         threads: int = 1,
     ) -> None:
         """``max_fill``: empty the table before a search once more than this share of its
@@ -110,14 +110,20 @@ class Engine:
         A long run (many deals through one engine: batches, dataset generation, the service)
         would otherwise fill every bucket chain, and then every missing lookup scans its whole
         chain and every store replaces an entry. Entries of other deals rarely answer a new
-        one's positions. Checked only after enough stores to fill half the table could have
+        one's positions. Checked only after enough stores to reach the limit could have
         happened (a store may also update an entry, so the count is an upper bound). The check
         and the clear cost well under a millisecond (2 MB of fingerprints, 8 MB of generations).
 
         Measured with ``SPILL`` 32, one core each at the same time, ``benchmarks/solver.py
         --deals 200`` against the same code with 4-bucket chains and no emptying: p99 of a
         seat-solve modern 2.97 -> 2.51 s, strict 1.79 -> 1.43, home 1.75 -> 1.41, online
-        2.19 -> 2.41 (noise), worst home 25.9 -> 8.1 s."""
+        2.19 -> 2.41 (noise), worst home 25.9 -> 8.1 s.
+
+        The limit was half the table until session 21; a quarter is better: every seat-solve of
+        the benchmark's 200 modern deals in one engine with its helper thread, p99 0.94-1.06 ->
+        0.66-0.71 s, all 800 together 60.6-61.3 -> 48.8-49.9 s (a tenth: p99 0.77 s, 49.8 s; a
+        table twice the size at half: 0.97 s, 61.3 s). A hard proof stores up to a million
+        entries, and one that starts in a table already half full ends in full chains."""
         if self.max_fill is None:
             return
         nslots = self.gens.shape[0]

@@ -5,7 +5,8 @@ seat and rule switches, the same number of cards of each suit in each hand, and,
 the same owners of the top ``d_s`` remaining cards (relative ranks). ``d_s`` comes from the ranks
 that mattered in the search below the node (backed up like DDS's winning ranks), so one entry
 answers many positions. Entries never go stale (they hold for any deal); a generation counter only
-steers replacement. The engine empties the table when it is half full (``Engine._make_room``).
+steers replacement. The engine empties the table when a quarter of it is taken
+(``Engine._make_room``).
 
 Layout, one column per slot: ``keys[:, i] = (w0, w1, w2)``: ``w0`` the suit lengths of the
 hands and the leader; ``w1`` (suits 0, 1) and ``w2`` (suits 2, 3) 30 bits per suit = depth (4
@@ -56,7 +57,7 @@ WAYS = 128
 #: with 16, 10.9 M with 32, 9.8 M with 64 (longer scans cost more per lookup); every seat-solve
 #: of ``Deal.random(150..199)`` x home/strict 144.5 -> 121.8 M nodes with 16 (home's worst
 #: 33.5 -> 13.2 M), typical solves unchanged (their chains never fill). ``Engine`` empties the
-#: table once it is half full, so long runs do not scan full chains.
+#: table once a quarter of it is taken, so long runs do not scan full chains.
 SPILL = 32
 #: The owners of the top ``TOPK`` cards of each suit always belong to an entry's pattern, so they
 #: can be hashed (a suit with fewer live cards: all of them). Coarser keys let partition entries
