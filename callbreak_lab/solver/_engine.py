@@ -5,7 +5,6 @@ Works on plain ints (52-bit hand masks, cards 0..51); the public facade in ``api
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import weakref
@@ -30,7 +29,10 @@ HELPER_REVERSE = 8
 
 
 def _jit_enabled() -> bool:
-    return os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+    """numba compiles the kernels (``NUMBA_DISABLE_JIT`` unset or 0, as numba itself reads it)."""
+    from numba.core import config
+
+    return not config.DISABLE_JIT  # type: ignore[attr-defined]  # set by numba at import
 
 
 def split_masks(masks: Sequence[int]) -> np.ndarray:
@@ -167,11 +169,10 @@ class Engine:
         hi_ = left if hi is None else hi
         g = -1 if guess is None else guess  # -1: the search picks its first probe
         self._make_room()
-        for i, c in enumerate(trick):
-            self.tc[i] = c
         h = np.array(hands, dtype=np.int64)
         job = self._start()
-        args = (h, self.tc[:pos].copy(), pos, leader, target, mb, vr, ban, lo_, hi_, g)
+        # the trick's cards are written into each thread's stack by ``_search``
+        args = (h, np.array(trick, dtype=np.int64), pos, leader, target, mb, vr, ban, lo_, hi_, g)
         helper = None
         if self.threads > 1 and left >= self.helper_min_left:
             if self._helper is None:
