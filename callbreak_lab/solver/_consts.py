@@ -8,7 +8,7 @@ kernels never allocate, and without numba's reference-counting runtime a call no
 and decrements the reference count of each array argument and array view (atomic operations that
 took about 40 % of the search's time); they release the GIL, so threads with their own engines
 (``api.engine()`` is per thread) search at the same time, and an engine's helper thread searches
-beside it over the same table (``_engine._Helper``).
+beside it over the same table (``_threads.Helper``).
 """
 
 from __future__ import annotations

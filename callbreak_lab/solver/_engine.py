@@ -5,9 +5,6 @@ Works on plain ints (52-bit hand masks, cards 0..51); the public facade in ``api
 
 from __future__ import annotations
 
-import threading
-import time
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,17 +12,11 @@ import numpy as np
 
 from ._consts import N_STATS, OPT_REVERSE, POP, ST_TT_STORES, default_opts
 from ._moves import beats
-from ._search import new_workspace, probe, solve_root
+from ._search import new_workspace, probe
 from ._table import new_table
+from ._threads import HELPER_DELAY, HELPER_MIN_LEFT, HELPER_REVERSE, Helper, Job, Pool, search
 
 _MAX_GEN = 2**31 - 2
-#: A helper thread joins a search that is still running after this many seconds (most solves
-#: end sooner, and then cost nothing but handing the job over)
-HELPER_DELAY = 0.004
-#: ... and only when at least this many tricks are left (smaller positions end in microseconds)
-HELPER_MIN_LEFT = 6
-#: plies from the root at which the helper tries the other seats' replies in reverse order
-HELPER_REVERSE = 8
 
 
 def _jit_enabled() -> bool:
@@ -61,9 +52,10 @@ class Engine:
     ) -> None:
         """``max_fill``: empty the table before a search once more than this share of its
         slots is taken (``None``: never; entries are then only replaced, chain by chain).
-        ``threads`` 2: a helper thread joins any search still running after ``HELPER_DELAY``
-        (``_Helper``); values are the same, hard solves end sooner (1 when numba's JIT is off:
-        plain Python would only share one interpreter)."""
+        ``threads`` 2: a helper thread (``_threads.Helper``) joins any search still running
+        after ``HELPER_DELAY`` and shares lists of searches (``values``); values are the same,
+        hard solves end sooner (1 when numba's JIT is off: plain Python would only share one
+        interpreter)."""
         if max_fill is not None and not 0.0 < max_fill <= 1.0:
             raise ValueError(f"max_fill must be in (0, 1] or None, got {max_fill!r}")
         if threads not in (1, 2):
@@ -79,7 +71,9 @@ class Engine:
         self.ctl = np.zeros(1, dtype=np.int64)  # the running search's job number
         self._job = 0
         self.threads = threads if _jit_enabled() else 1
-        self._helper: _Helper | None = None
+        self._helper: Helper | None = None
+        self._reverse = self.opts.copy()  # joining the helper's search in a pool
+        self._reverse[OPT_REVERSE] = HELPER_REVERSE
         self.helper_delay = HELPER_DELAY
         self.helper_min_left = HELPER_MIN_LEFT
 
@@ -140,6 +134,32 @@ class Engine:
             self.clear()
             self.clears += 1
 
+    def job(
+        self,
+        hands: np.ndarray,
+        trick: Sequence[int],
+        leader: int,
+        target: int,
+        mb: int,
+        vr: int,
+        ban: int,
+        guess: int | None = None,
+        lo: int | None = None,
+        hi: int | None = None,
+    ) -> Job | None:
+        """The arguments of one search (``value``'s), or None when no trick is left (value 0)."""
+        pos = len(trick)
+        mover = (leader + pos) % 4
+        left = int(sum(POP[hands[mover, s]] for s in range(4)))
+        if left == 0:
+            return None
+        lo_ = 0 if lo is None else lo
+        hi_ = left if hi is None else hi
+        g = -1 if guess is None else guess  # -1: the search picks its first probe
+        h = np.array(hands, dtype=np.int64)
+        # the trick's cards are written into each thread's stack by ``search``
+        return (h, np.array(trick, dtype=np.int64), pos, leader, target, mb, vr, ban, lo_, hi_, g)
+
     def value(
         self,
         hands: np.ndarray,
@@ -160,31 +180,47 @@ class Engine:
         bounds already known to hold; ``guess`` the first null-window probe (by default an estimate
         of the value at a trick boundary, the upper bound mid-trick).
         """
-        pos = len(trick)
-        mover = (leader + pos) % 4
-        left = int(sum(POP[hands[mover, s]] for s in range(4)))
-        if left == 0:
-            return 0
-        lo_ = 0 if lo is None else lo
-        hi_ = left if hi is None else hi
-        g = -1 if guess is None else guess  # -1: the search picks its first probe
+        args = self.job(hands, trick, leader, target, mb, vr, ban, guess, lo, hi)
+        return 0 if args is None else self.value_of_job(args)
+
+    def _ws(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (self.tc, self.pl, self.mv, self.scratch)
+
+    def _helper_thread(self) -> Helper:
+        if self._helper is None:
+            self._helper = Helper(self)
+        return self._helper
+
+    def value_of_job(self, args: Job) -> int:
+        """The value of one search (``job``); with two threads the helper joins it when it runs
+        long."""
         self._make_room()
-        h = np.array(hands, dtype=np.int64)
         job = self._start()
-        # the trick's cards are written into each thread's stack by ``_search``
-        args = (h, np.array(trick, dtype=np.int64), pos, leader, target, mb, vr, ban, lo_, hi_, g)
         helper = None
+        h, trick = args[0], args[1]
+        left = int(sum(POP[h[(args[3] + len(trick)) % 4, s]] for s in range(4)))
         if self.threads > 1 and left >= self.helper_min_left:
-            if self._helper is None:
-                self._helper = _Helper(self)
-            helper = self._helper
-            helper.offer(job, (h.copy(), *args[1:]))
-        v = _search(self, job, args, self.tc, self.pl, self.mv, self.scratch, self.opts, self.stats)
+            helper = self._helper_thread()
+            helper.offer(job, args)
+        v = search(self, self.ctl, job, args, self._ws(), self.opts, self.stats)
         if v >= 0:
             self._finish(job)  # a helper still searching stops at its next node
             return v
         assert helper is not None  # only a helper's result stops the search
         return helper.result_of(job)
+
+    def values(self, jobs: Sequence[Job | None]) -> list[int]:
+        """The values of several independent searches (``job``'s, None for 0). With two threads
+        both take searches from the list (``Pool``); with one, or a single search, in turn."""
+        todo = [j for j in jobs if j is not None]
+        if self.threads == 1 or len(todo) < 2:
+            return [0 if j is None else self.value_of_job(j) for j in jobs]
+        self._make_room()
+        pool = Pool(todo)
+        self._helper_thread().offer_pool(pool)
+        pool.work(self, self._ws(), self.opts, self._reverse, self.stats)
+        found = iter(pool.wait())
+        return [0 if j is None else next(found) for j in jobs]
 
     def _start(self) -> int:
         """Number a new search and mark it running (``ctl``)."""
@@ -241,156 +277,6 @@ class Engine:
         )
         self._finish(job)
         return res
-
-
-class _Helper:
-    """A second thread that joins an engine's search when it runs long ("lazy" parallel search
-    over a shared table, as chess programs do it).
-
-    It searches the same position with its own stack and the same table, trying the other
-    seats' replies in reverse order at the first plies (``OPT_REVERSE``): a proof that the target
-    reaches its count must refute every reply, so the two threads prove different replies first
-    and then find each other's results in the table. Whichever finishes first answers and stops
-    the other (``Engine.ctl``). Entries are checked on read (``_table.check_of``), so a torn one
-    is never believed. Home ``Deal.random(175)`` seat 2, ">= 3": 4.4 -> 2.6 s; modern
-    ``Deal.random(21)`` seat 3, ">= 4": 0.21 -> 0.09 s."""
-
-    def __init__(self, eng: Engine) -> None:
-        # the thread holds the engine weakly (else the engine and its table would live for
-        # ever); the engine's finaliser ends the thread
-        self._eng = weakref.ref(eng)
-        self.pl, self.mv, self.tc, self.scratch = new_workspace()
-        self.opts = eng.opts.copy()
-        self.opts[OPT_REVERSE] = HELPER_REVERSE
-        self.stats = np.zeros(N_STATS, dtype=np.int64)
-        self.lock = threading.Lock()  # serialises writes of ``eng.ctl``
-        self._cond = threading.Condition()
-        self._offer: tuple[int, tuple[Any, ...]] | None = None
-        self._result: tuple[int, int] = (-1, -1)
-        self.joined = 0  # searches the helper joined
-        self.answered = 0  # of them, searches it finished first
-        self._thread = threading.Thread(target=self._loop, name="callbreak-solver-helper")
-        self._thread.daemon = True
-        self._thread.start()
-        weakref.finalize(eng, self.offer, -1, ())
-
-    @property
-    def eng(self) -> Engine:
-        eng = self._eng()
-        assert eng is not None  # only the engine itself calls these methods
-        return eng
-
-    def offer(self, job: int, args: tuple[Any, ...]) -> None:
-        """Hand a search over (the helper starts on it after ``helper_delay`` if it still
-        runs)."""
-        with self._cond:
-            self._offer = (job, args)
-            self._cond.notify()
-
-    def withdraw(self, job: int) -> None:
-        """The engine finished ``job`` itself: the helper drops it or stops searching it."""
-        with self.lock:
-            if self.eng.ctl[0] == job:
-                self.eng.ctl[0] = 0
-        with self._cond:
-            if self._offer is not None and self._offer[0] == job:
-                self._offer = None
-
-    def result_of(self, job: int) -> int:
-        """The helper's value of ``job`` (it stopped the engine's search, so it has one)."""
-        with self._cond:
-            while self._result[0] != job:
-                self._cond.wait()
-            v = self._result[1]
-        if v < 0:
-            raise RuntimeError("the solver's helper thread failed (see the log)")
-        return v
-
-    def _loop(self) -> None:
-        while True:
-            with self._cond:
-                while self._offer is None:
-                    self._cond.wait()
-                job, args = self._offer
-                self._offer = None
-            if job < 0 or not self._serve(job, args):
-                return  # the engine is gone
-
-    def _serve(self, job: int, args: tuple[Any, ...]) -> bool:
-        """Join ``job`` if it still runs after the delay; False when the engine is gone (the
-        engine is held only inside this call)."""
-        eng = self._eng()
-        if eng is None:
-            return False
-        deadline = time.perf_counter() + eng.helper_delay
-        while eng.ctl[0] == job and time.perf_counter() < deadline:
-            time.sleep(0.0005)
-        if eng.ctl[0] != job:
-            return True
-        self.joined += 1
-        try:
-            v = _search(
-                eng, job, args, self.tc, self.pl, self.mv, self.scratch, self.opts, self.stats
-            )
-        except BaseException:
-            import logging
-
-            logging.getLogger(__name__).exception("solver helper thread")
-            v = -2
-        if v == -1:
-            return True  # the engine finished first
-        with self._cond:
-            self._result = (job, v)
-            self._cond.notify_all()
-        with self.lock:  # stop the engine's search unless it has moved on
-            if eng.ctl[0] == job:
-                eng.ctl[0] = -job
-                self.answered += 1
-        return True
-
-
-def _search(
-    eng: Engine,
-    job: int,
-    args: tuple[Any, ...],
-    tc: np.ndarray,
-    pl: np.ndarray,
-    mv: np.ndarray,
-    scratch: np.ndarray,
-    opts: np.ndarray,
-    stats: np.ndarray,
-) -> int:
-    """One thread's search of ``args`` (a ``Engine.value`` job) with its own stack, over the
-    engine's table: the value, or -1 when another thread finished first."""
-    h, tc0, pos, leader, target, mb, vr, ban, lo, hi, g = args
-    tc[:pos] = tc0
-    return int(
-        solve_root(
-            h,
-            tc,
-            pos,
-            leader,
-            target,
-            mb,
-            vr,
-            ban,
-            lo,
-            hi,
-            g,
-            pl,
-            mv,
-            scratch,
-            eng.keys,
-            eng.info,
-            eng.gens,
-            eng.fps,
-            eng.gen,
-            opts,
-            stats,
-            eng.ctl,
-            job,
-        )
-    )
 
 
 def trick_winner_cards(cards: Sequence[int], leader: int) -> int:

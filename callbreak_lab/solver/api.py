@@ -18,6 +18,7 @@ from callbreak_lab.game import IllegalPlayError, Position
 
 from ._engine import Engine, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
+from ._threads import Job
 
 if TYPE_CHECKING:
     from callbreak_lab.rules import Ruleset
@@ -197,16 +198,23 @@ def check_root(root: Root) -> None:
         raise PositionError("a trick in progress needs cards left to finish it")
 
 
+def job_of(root: Root, seat: int, eng: Engine, **bounds: Any) -> Job | None:
+    """The search for ``seat``'s value of a validated root (``Engine.job``; None: no trick
+    left, value 0)."""
+    mb, vr, _ = root.flags
+    if root.left == 0:
+        return None
+    return eng.job(
+        split_masks(root.masks), root.trick, root.leader, seat, mb, vr, root.ban, **bounds
+    )
+
+
 def value_of(root: Root, seat: int, eng: Engine | None = None, **bounds: Any) -> int:
     """Value (remaining tricks) of a validated root for ``seat``."""
     eng = eng or engine()
     eng.new_generation()
-    mb, vr, _ = root.flags
-    if root.left == 0:
-        return 0
-    return eng.value(
-        split_masks(root.masks), root.trick, root.leader, seat, mb, vr, root.ban, **bounds
-    )
+    job = job_of(root, seat, eng, **bounds)
+    return 0 if job is None else eng.value_of_job(job)
 
 
 def solve(position: Position | Deal | str, seat: int, rules: Ruleset | str | None = None) -> int:
@@ -220,8 +228,15 @@ def dd_table(
     position: Position | Deal | str, rules: Ruleset | str | None = None
 ) -> tuple[int, int, int, int]:
     """The value for each of the four seats."""
-    root = make_root(position, rules)
-    v = [value_of(root, t) for t in range(4)]
+    return table_of(make_root(position, rules))
+
+
+def table_of(root: Root, eng: Engine | None = None) -> tuple[int, int, int, int]:
+    """The four seats' values of a validated root, searched side by side when the engine has
+    two threads."""
+    eng = eng or engine()
+    eng.new_generation()
+    v = eng.values([job_of(root, t, eng) for t in range(4)])
     return (v[0], v[1], v[2], v[3])
 
 
@@ -267,19 +282,21 @@ def _rep(root: Root, card: int) -> int:
     return int(rep_of(card, mine, live))
 
 
-def _child_value(root: Root, card: int, seat: int, eng: Engine, v: int | None) -> int:
-    """Value for ``seat`` after the mover plays ``card`` (remaining tricks counted from root)."""
+def _child_job(root: Root, card: int, seat: int, eng: Engine, v: int | None) -> tuple[int, Any]:
+    """(tricks ``seat`` wins by the trick ``card`` completes, the search for its value of the
+    remaining ones after ``card``; None: none left). ``v``: the root's value when known, a
+    bound on every child's."""
     nxt, w = child(root, card)
     bonus = 1 if w == seat else 0
     if nxt.left == 0:
-        return bonus
+        return bonus, None
     if v is None:
-        return bonus + value_of(nxt, seat, eng)
+        return bonus, job_of(nxt, seat, eng)
     if root.mover == seat:  # the mover maximises: every child is worth at most v
         hi = max(0, v - bonus)
-        return bonus + value_of(nxt, seat, eng, hi=min(hi, nxt.left), guess=hi)
+        return bonus, job_of(nxt, seat, eng, hi=min(hi, nxt.left), guess=hi)
     lo = max(0, v - bonus)  # an opponent moves: every child is worth at least v
-    return bonus + value_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
+    return bonus, job_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
 
 
 def values_of(
@@ -287,7 +304,8 @@ def values_of(
 ) -> dict[int, int]:
     """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo`` / ``hi``:
     bounds on the root's value already known to hold (save proving them again; ``lo == hi``
-    when the value is known, e.g. along a double-dummy line, where it never changes)."""
+    when the value is known, e.g. along a double-dummy line, where it never changes). One card
+    per run of equivalent ones is searched; with two threads the children side by side."""
     eng = eng or engine()
     if root.left == 0:
         return {}
@@ -295,15 +313,13 @@ def values_of(
     hi = root.left if hi is None else min(max(hi, lo), root.left)
     v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
     legal = legal_mask(root)
-    out: dict[int, int] = {}
-    memo: dict[int, int] = {}
-    for c in range(52):
-        if (legal >> c) & 1:
-            rc = _rep(root, c)
-            if rc not in memo:
-                memo[rc] = _child_value(root, rc, seat, eng, v)
-            out[c] = memo[rc]
-    return out
+    reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
+    distinct = sorted(set(reps.values()))
+    eng.new_generation()
+    jobs = [_child_job(root, c, seat, eng, v) for c in distinct]
+    found = eng.values([j for _, j in jobs])
+    memo = {c: bonus + x for c, (bonus, _), x in zip(distinct, jobs, found, strict=True)}
+    return {c: memo[rc] for c, rc in reps.items()}
 
 
 def card_values(

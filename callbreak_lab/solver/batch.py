@@ -7,7 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .api import PlayoutResult, Root, SolverError, _check_seat, make_root, playout_of, value_of
+from .api import (
+    PlayoutResult,
+    Root,
+    SolverError,
+    _check_seat,
+    make_root,
+    playout_of,
+    table_of,
+    value_of,
+)
 
 if TYPE_CHECKING:
     from callbreak_lab.cards import Deal
@@ -20,17 +29,17 @@ def _solve_chunk(jobs: list[tuple[Root, int]]) -> list[int]:
 
 
 def _table_chunk(roots: list[Root]) -> list[tuple[int, ...]]:
-    return [tuple(value_of(root, t) for t in range(4)) for root in roots]
+    return [table_of(root) for root in roots]
 
 
 def _playout_chunk(roots: list[Root]) -> list[PlayoutResult]:
     return [playout_of(root) for root in roots]
 
 
-def _both_chunk(roots: list[Root]) -> list[tuple[tuple[int, ...], PlayoutResult]]:
+def _both_chunk(roots: list[Root]) -> list[tuple[tuple[int, int, int, int], PlayoutResult]]:
     out = []
     for root in roots:
-        table = tuple(value_of(root, t) for t in range(4))
+        table = table_of(root)
         out.append((table, playout_of(root, known=table)))
     return out
 
