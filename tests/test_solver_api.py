@@ -218,7 +218,8 @@ def test_first_probe_estimate_lands_near_the_value() -> None:
         hands = split_masks(root.masks)
         for seat, v in enumerate(values):
             lb, ub, _, _ = quick_bounds(hands, root.leader, seat, 13, root.flags[1])
-            g = first_guess(hands, root.leader, seat, 13, lb)
+            fl = root.flags[0] * 2 + root.flags[1]
+            g = first_guess(hands, root.leader, seat, 13, lb, ub, fl, np.zeros(16, np.int64))
             off_guess.append(abs(g - v))
             off_upper.append(ub - v)
             near += v <= g <= v + 3

@@ -553,6 +553,7 @@ def solve_root(
     pl[:, F_KILL] = 0
     pl[:, F_KILL2] = 0
     use_bounds = opts[OPT_QUICK] and ban_root == 0  # the bounds assume a free lead
+    spare = scratch[3]
     want_guess = guess < 0 and opts[OPT_GUESS]
     if root_pos == 0 and (use_bounds or want_guess):
         left = 0
@@ -560,7 +561,7 @@ def solve_root(
             left += POP[hands[root_leader, s]]
         lb, ub, _lm, _um = quick_bounds(hands, root_leader, target, left, vr)
         if want_guess:  # the estimate only steers, so an unsound lb (ban) is fine here
-            guess = first_guess(hands, root_leader, target, left, lb)
+            guess = first_guess(hands, root_leader, target, left, lb, ub, mb * 2 + vr, spare)
         if use_bounds:
             if lb > lo:
                 lo = lb
