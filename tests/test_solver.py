@@ -357,16 +357,24 @@ def test_two_threads_sharing_a_list_of_searches_give_the_same_values() -> None:
     assert helper is not None and helper.pools > 0
 
 
-def test_a_failing_search_in_a_list_raises_instead_of_hanging(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("where", ["main", "any"])
+def test_a_failing_search_in_a_list_raises_and_the_engine_recovers(
+    monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    """A search that fails on either thread ends ``Engine.values`` with an error."""
+    """A search that fails in ``Engine.values`` ends it with an error instead of hanging: the
+    caller's own exception (an interrupt stays an interrupt) when the engine's thread failed,
+    a RuntimeError when the helper's did. The engine answers correctly afterwards."""
+    import threading
+
     from callbreak_lab.solver import _threads
 
     real = _threads.search
+    armed = [True]
 
     def flaky(eng: Engine, ctl: np.ndarray, job: int, *rest: object) -> int:
-        if job == 3:
+        main = threading.current_thread() is threading.main_thread()
+        if armed[0] and (main if where == "main" else job == 3):
+            armed[0] = False
             raise ZeroDivisionError("boom")
         return real(eng, ctl, job, *rest)  # type: ignore[arg-type]
 
@@ -374,8 +382,11 @@ def test_a_failing_search_in_a_list_raises_instead_of_hanging(
     two = Engine(log2_slots=12, threads=2)
     root = api.make_root(Deal.random(5), "modern")
     jobs = [api.job_of(root, t, two) for t in range(4)]
-    with pytest.raises(RuntimeError, match="search thread failed"):
+    errors = (ZeroDivisionError,) if where == "main" else (ZeroDivisionError, RuntimeError)
+    with pytest.raises(errors):
         two.values(jobs)
+    assert not armed[0]
+    assert two.values(jobs) == list(api.table_of(root, Engine(log2_slots=12)))
 
 
 def test_a_torn_table_entry_reads_as_a_miss_and_is_rewritten() -> None:

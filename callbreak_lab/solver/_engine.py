@@ -147,7 +147,13 @@ class Engine:
         lo: int | None = None,
         hi: int | None = None,
     ) -> Job | None:
-        """The arguments of one search (``value``'s), or None when no trick is left (value 0)."""
+        """One search (``value_of_job`` runs it): the tricks of the remaining ones (current
+        trick included) the target can guarantee; None when no trick is left (value 0).
+
+        ``hands`` int64[4, 4] suit masks *after* the trick cards were removed; ``ban`` 1 when the
+        first-trick spade ban applies to the lead at this position. Optional ``lo``/``hi`` are
+        bounds already known to hold; ``guess`` the first null-window probe (by default an
+        estimate of the value at a trick boundary, the upper bound mid-trick)."""
         pos = len(trick)
         mover = (leader + pos) % 4
         left = int(sum(POP[hands[mover, s]] for s in range(4)))
@@ -159,29 +165,6 @@ class Engine:
         h = np.array(hands, dtype=np.int64)
         # the trick's cards are written into each thread's stack by ``search``
         return (h, np.array(trick, dtype=np.int64), pos, leader, target, mb, vr, ban, lo_, hi_, g)
-
-    def value(
-        self,
-        hands: np.ndarray,
-        trick: Sequence[int],
-        leader: int,
-        target: int,
-        mb: int,
-        vr: int,
-        ban: int,
-        guess: int | None = None,
-        lo: int | None = None,
-        hi: int | None = None,
-    ) -> int:
-        """Tricks of the remaining ones (current trick included) the target can guarantee.
-
-        ``hands`` int64[4, 4] suit masks *after* the trick cards were removed; ``ban`` 1 when the
-        first-trick spade ban applies to the lead at this position. Optional ``lo``/``hi`` are
-        bounds already known to hold; ``guess`` the first null-window probe (by default an estimate
-        of the value at a trick boundary, the upper bound mid-trick).
-        """
-        args = self.job(hands, trick, leader, target, mb, vr, ban, guess, lo, hi)
-        return 0 if args is None else self.value_of_job(args)
 
     def _ws(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.tc, self.pl, self.mv, self.scratch)
@@ -202,7 +185,11 @@ class Engine:
         if self.threads > 1 and left >= self.helper_min_left:
             helper = self._helper_thread()
             helper.offer(job, args)
-        v = search(self, self.ctl, job, args, self._ws(), self.opts, self.stats)
+        try:
+            v = search(self, self.ctl, job, args, self._ws(), self.opts, self.stats)
+        except BaseException:  # (an interrupt) a helper on the same search stops too
+            self._finish(job)
+            raise
         if v >= 0:
             self._finish(job)  # a helper still searching stops at its next node
             return v
@@ -218,7 +205,7 @@ class Engine:
         self._make_room()
         pool = Pool(todo)
         self._helper_thread().offer_pool(pool)
-        pool.work(self, self._ws(), self.opts, self._reverse, self.stats)
+        pool.work(self, self._ws(), self.opts, self._reverse, self.stats)  # raises on failure
         found = iter(pool.wait())
         return [0 if j is None else next(found) for j in jobs]
 

@@ -104,7 +104,8 @@ class Pool:
     def work(
         self, eng: Engine, ws: Workspace, opts: np.ndarray, reverse: np.ndarray, stats: np.ndarray
     ) -> None:
-        """Search until every search has been started and none is left to join."""
+        """Search until every search has been started and none is left to join. A failing
+        search stops the other thread's and raises here (and from ``wait``)."""
         n = len(self.jobs)
         while True:
             with self._cond:
@@ -125,11 +126,13 @@ class Pool:
                     o = reverse
             try:
                 v = search(eng, self.ctls[i], i + 1, self.jobs[i], ws, o, stats)
-            except BaseException as e:  # handed to the waiting caller
+            except BaseException as e:  # the other thread stops; the caller's ``wait`` raises
                 with self._cond:
                     self._error = e
+                    for ctl in self.ctls:
+                        ctl[0] = 0
                     self._cond.notify_all()
-                return
+                raise
             if v >= 0:
                 with self._cond:
                     if self.results[i] < 0:
@@ -236,7 +239,10 @@ class Helper:
         if eng is None:
             return False
         self.pools += 1
-        pool.work(eng, self.ws, self.opts, self.reverse, self.stats)
+        try:
+            pool.work(eng, self.ws, self.opts, self.reverse, self.stats)
+        except BaseException:  # recorded in the pool; the engine's caller raises it
+            logging.getLogger(__name__).exception("solver helper thread")
         return True
 
     def _serve(self, job: int, args: Job) -> bool:
