@@ -174,15 +174,21 @@ class Engine:
             self._helper = Helper(self)
         return self._helper
 
+    def _wants_helper(self, args: Job) -> bool:
+        """Two threads and a search big enough to share (``helper_min_left`` tricks left:
+        smaller ones end before the helper could start)."""
+        h, trick, leader = args[0], args[1], args[3]
+        mover = (leader + len(trick)) % 4
+        left = int(sum(POP[h[mover, s]] for s in range(4)))
+        return self.threads > 1 and left >= self.helper_min_left
+
     def value_of_job(self, args: Job) -> int:
         """The value of one search (``job``); with two threads the helper joins it when it runs
         long."""
         self._make_room()
         job = self._start()
         helper = None
-        h, trick = args[0], args[1]
-        left = int(sum(POP[h[(args[3] + len(trick)) % 4, s]] for s in range(4)))
-        if self.threads > 1 and left >= self.helper_min_left:
+        if self._wants_helper(args):
             helper = self._helper_thread()
             helper.offer(job, args)
         try:
@@ -198,9 +204,10 @@ class Engine:
 
     def values(self, jobs: Sequence[Job | None]) -> list[int]:
         """The values of several independent searches (``job``'s, None for 0). With two threads
-        both take searches from the list (``Pool``); with one, or a single search, in turn."""
+        both take searches from the list (``Pool``); with one, a single search or small ones
+        (under ``helper_min_left`` tricks), in turn."""
         todo = [j for j in jobs if j is not None]
-        if self.threads == 1 or len(todo) < 2:
+        if len(todo) < 2 or not all(self._wants_helper(j) for j in todo):
             return [0 if j is None else self.value_of_job(j) for j in jobs]
         self._make_room()
         pool = Pool(todo)
