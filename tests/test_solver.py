@@ -358,6 +358,38 @@ def test_two_threads_sharing_a_list_of_searches_give_the_same_values() -> None:
     assert helper is not None and helper.pools > 0
 
 
+def test_children_searched_before_their_root_give_the_same_card_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``values_of`` with the root's value unknown, on two threads from any size: the children
+    are searched at once from the root's estimate (no proof of the root first). Every card's
+    value as one thread's root-first search, for the mover (children bounded above) and another
+    seat (bounded below), with no bounds and with true bounds around the value, at trick
+    boundaries and mid-trick."""
+    estimates = []
+    real = api.estimate_of
+
+    def counted(root: api.Root, seat: int) -> int:
+        estimates.append(seat)
+        return real(root, seat)
+
+    monkeypatch.setattr(api, "estimate_of", counted)
+    one = Engine(log2_slots=16)
+    two = Engine(log2_slots=16, threads=2)
+    two.helper_min_left = 0
+    two.children_first_left = 0
+    for hands, trick, leader, mb, vr in _endings(505, 40, (5, 7)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in (root.mover, (root.mover + 1) % 4):
+            v = api.value_of(root, t, one)
+            want = api.values_of(root, t, one)
+            assert api.values_of(root, t, two) == want, (hands, trick, leader, t, mb, vr)
+            for lo, hi in ((v - 1, v + 1), (v, v + 1), (v - 1, v)):
+                lo, hi = max(0, lo), min(root.left, hi)
+                assert api.values_of(root, t, two, lo=lo, hi=hi) == want, (lo, hi)
+    assert len(estimates) >= 100  # the path was taken (not only for single-card roots)
+
+
 @pytest.mark.parametrize("where", ["main", "any"])
 def test_a_failing_search_in_a_list_raises_and_the_engine_recovers(
     monkeypatch: pytest.MonkeyPatch, where: str

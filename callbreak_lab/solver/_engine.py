@@ -14,7 +14,16 @@ from ._consts import N_STATS, OPT_REVERSE, POP, ST_TT_STORES, default_opts
 from ._moves import beats
 from ._search import new_workspace, probe
 from ._table import new_table
-from ._threads import HELPER_DELAY, HELPER_MIN_LEFT, HELPER_REVERSE, Helper, Job, Pool, search
+from ._threads import (
+    CHILDREN_FIRST_LEFT,
+    HELPER_DELAY,
+    HELPER_MIN_LEFT,
+    HELPER_REVERSE,
+    Helper,
+    Job,
+    Pool,
+    search,
+)
 
 _MAX_GEN = 2**31 - 2
 
@@ -76,6 +85,7 @@ class Engine:
         self._reverse[OPT_REVERSE] = HELPER_REVERSE
         self.helper_delay = HELPER_DELAY
         self.helper_min_left = HELPER_MIN_LEFT
+        self.children_first_left = CHILDREN_FIRST_LEFT
 
     def new_generation(self) -> None:
         """Mark the entries stored so far as older (preferred victims for replacement)."""

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 HELPER_DELAY = 0.004
 #: ... and only when at least this many tricks are left (smaller positions end in microseconds)
 HELPER_MIN_LEFT = 6
+#: ``values_of`` with the root's value unknown searches the children at once (no proof of the
+#: root first) from this many tricks left, with two threads (``Engine.children_first_left``)
+CHILDREN_FIRST_LEFT = 8
 #: plies from the root at which the helper tries the other seats' replies in reverse order
 HELPER_REVERSE = 8
 

@@ -16,6 +16,7 @@ import numpy as np
 from callbreak_lab.cards import Card, Deal, is_seat
 from callbreak_lab.game import IllegalPlayError, Position
 
+from ._bounds import N_GUESS_FEATURES, first_guess, quick_bounds
 from ._engine import Engine, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 from ._threads import Job
@@ -299,24 +300,69 @@ def _child_job(root: Root, card: int, seat: int, eng: Engine, v: int | None) -> 
     return bonus, job_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
 
 
+def estimate_of(root: Root, seat: int) -> int:
+    """A quick estimate of ``seat``'s value at a validated root (the first probe a solve from a
+    trick boundary would make, ``_bounds.first_guess``); mid-trick, the estimate at the trick's
+    start, with the trick's cards back in their hands. It only steers searches."""
+    masks = list(root.masks)
+    for i, c in enumerate(root.trick):
+        masks[(root.leader + i) % 4] |= 1 << c
+    hands = split_masks(tuple(masks))
+    mb, vr, _ = root.flags
+    lb, ub, _lm, _um = quick_bounds(hands, root.leader, seat, root.left, vr)
+    buf = np.zeros(N_GUESS_FEATURES, dtype=np.int64)
+    return int(first_guess(hands, root.leader, seat, root.left, lb, ub, mb * 2 + vr, buf))
+
+
+def _free_child_job(
+    root: Root, card: int, seat: int, eng: Engine, lo: int, hi: int, guess: int
+) -> tuple[int, Any]:
+    """``_child_job`` when the root's value is not known, only the bounds ``lo``..``hi``: the
+    mover's children are worth at most ``hi`` when it is ``seat`` (it maximises), at least
+    ``lo`` otherwise; every search starts from the root's estimate ``guess``."""
+    nxt, w = child(root, card)
+    bonus = 1 if w == seat else 0
+    if nxt.left == 0:
+        return bonus, None
+    if root.mover == seat:
+        clo, chi = 0, min(max(0, hi - bonus), nxt.left)
+    else:
+        clo, chi = min(max(0, lo - bonus), nxt.left), nxt.left
+    first = min(max(guess - bonus, clo), chi)
+    return bonus, job_of(nxt, seat, eng, lo=clo, hi=chi, guess=first)
+
+
 def values_of(
     root: Root, seat: int, eng: Engine | None = None, lo: int = 0, hi: int | None = None
 ) -> dict[int, int]:
     """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo`` / ``hi``:
     bounds on the root's value already known to hold (save proving them again; ``lo == hi``
     when the value is known, e.g. along a double-dummy line, where it never changes). One card
-    per run of equivalent ones is searched; with two threads the children side by side."""
+    per run of equivalent ones is searched; with two threads the children side by side.
+
+    When the root's value is not known, one thread proves it first and the children are then
+    searched within it. With two threads and at least ``Engine.children_first_left`` tricks
+    left the children are searched at once instead, each from the root's estimate: the root's
+    value is their best, so the children need the same probes, and the pool shares all of the
+    work out where the helper only joined the root's proof (`benchmarks/RESULTS.md`)."""
     eng = eng or engine()
     if root.left == 0:
         return {}
     lo = min(max(lo, 0), root.left)
     hi = root.left if hi is None else min(max(hi, lo), root.left)
-    v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
     legal = legal_mask(root)
     reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
     distinct = sorted(set(reps.values()))
-    eng.new_generation()
-    jobs = [_child_job(root, c, seat, eng, v) for c in distinct]
+    if lo < hi and eng.threads > 1 and len(distinct) > 1 and root.left >= eng.children_first_left:
+        # the root's value comes out of its children's (their best): no proof of the root
+        # first, and the pool shares out all of the work instead of the helper joining a proof
+        eng.new_generation()
+        guess = estimate_of(root, seat)
+        jobs = [_free_child_job(root, c, seat, eng, lo, hi, guess) for c in distinct]
+    else:
+        v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
+        eng.new_generation()
+        jobs = [_child_job(root, c, seat, eng, v) for c in distinct]
     found = eng.values([j for _, j in jobs])
     memo = {c: bonus + x for c, (bonus, _), x in zip(distinct, jobs, found, strict=True)}
     return {c: memo[rc] for c, rc in reps.items()}
