@@ -279,6 +279,7 @@ def test_a_table_past_its_fill_limit_is_emptied_before_the_next_search() -> None
     """A long run empties its table instead of filling every chain; values stay exact, and an
     engine told never to empty its table fills it instead."""
     emptied = Engine(log2_slots=6)
+    emptied.new_deal_share = None  # each ending is another deal: only the fill limit empties
     kept = Engine(log2_slots=6, max_fill=None)
     for hands, trick, leader, mb, vr in _endings(302, 120, (6, 7)):
         root = _root(hands, trick, leader, mb, vr, 0)
@@ -290,6 +291,33 @@ def test_a_table_past_its_fill_limit_is_emptied_before_the_next_search() -> None
     assert (kept.gens > 0).all()
     emptied.clear()
     assert not emptied.fps.any() and not emptied.gens.any()
+
+
+def test_a_new_deal_empties_the_table_and_the_same_deal_keeps_it() -> None:
+    """``Engine.note_deal``: positions later in the same deal (cards played, a trick in
+    progress) keep the table; the first position of another deal empties it, once enough was
+    stored; values stay those of a fresh engine throughout."""
+    from callbreak_lab.game import Position
+
+    eng = Engine(log2_slots=16, max_fill=1.0)  # 1,024 stores: a new deal empties the table
+    first = Position(Deal.random(31), "modern")
+    values = [api.value_of(api.make_root(first), t, eng) for t in range(4)]
+    assert eng.stats[ST_TT_STORES] > 1024 and eng.deal_clears == 0
+    later = first.copy()
+    for _ in range(6):  # a trick and a half later: the same deal
+        later.play(later.legal_cards().lowest())
+    filled = int(np.count_nonzero(eng.fps.view(np.uint8)))
+    api.value_of(api.make_root(later), 0, eng)
+    assert eng.deal_clears == 0
+    assert int(np.count_nonzero(eng.fps.view(np.uint8))) >= filled
+    other = Position(Deal.random(32), "modern")
+    got = [api.value_of(api.make_root(other), t, eng) for t in range(4)]
+    assert eng.deal_clears == 1
+    fresh = Engine(log2_slots=16)
+    assert got == [api.value_of(api.make_root(other), t, fresh) for t in range(4)]
+    assert values == [api.value_of(api.make_root(first), t, fresh) for t in range(4)]
+    api.value_of(api.make_root(first), 0, eng)  # back to the first deal: a new deal again
+    assert eng.deal_clears == 2
 
 
 @pytest.mark.parametrize("bad", [0.0, -0.5, 1.5])
