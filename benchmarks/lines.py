@@ -1,11 +1,13 @@
 """Benchmark of annotated play lines: a full 13-trick ``play_line`` (every card's value for the
 studied seat) and ``playout_line`` per deal, over N seeded random deals per preset.
 
-Prints one table row per preset and kind: median and max seconds, plus the machine and the load
-average (the machine may be shared). One untimed warm-up line first, so numba compilation is not
-counted. Each preset gets its own deals (seed + 100 * preset index + k) so no preset reuses
-another's transposition-table entries; on each deal ``play_line`` runs first and
-``playout_line`` second with the solver's table kept, as in interactive use.
+Prints one table row per preset and kind: median, p90 and max seconds and how many lines took
+over 2 s (issue #4's bar), then the five slowest lines, plus the machine and the load average
+(the machine may be shared). One untimed warm-up line first, so numba compilation is not
+counted. Each preset gets its own deals (seed + 100 * its index in PRESETS + k, whichever
+presets run) so no preset reuses another's transposition-table entries; on each deal
+``play_line`` runs first and ``playout_line`` second with the solver's table kept, as in
+interactive use.
 
     .venv/bin/python benchmarks/lines.py            # 5 deals per preset
     .venv/bin/python benchmarks/lines.py -n 10 --presets modern online
@@ -55,11 +57,15 @@ def main() -> None:
         flush=True,
     )
     print(
-        f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'max s':>7} "
-        f"{'cpu median s':>13} {'cpu max s':>10}",
+        f"{'preset':<8} {'kind':<12} {'deals':>5} {'median s':>9} {'p90 s':>6} {'max s':>7} "
+        f"{'over 2 s':>8} {'cpu median s':>13} {'cpu max s':>10}",
         flush=True,
     )
-    for i, name in enumerate(args.presets):
+    slowest: list[tuple[float, str]] = []
+    for name in args.presets:
+        if name not in PRESETS:
+            ap.error(f"unknown preset {name!r} (one of {', '.join(PRESETS)})")
+        i = list(PRESETS).index(name)  # a preset's deals do not depend on which others run
         times: dict[str, list[float]] = {"play_line": [], "playout_line": []}
         cpu: dict[str, list[float]] = {"play_line": [], "playout_line": []}
         for k in range(args.n):
@@ -72,13 +78,20 @@ def main() -> None:
                     playout_line(pos)
                 times[kind].append(time.perf_counter() - t)
                 cpu[kind].append(time.process_time() - c)
+                seat = f" seat {k % 4}" if kind == "play_line" else ""
+                label = f"{name} Deal.random({args.seed + 100 * i + k}){seat} {kind}"
+                slowest.append((times[kind][-1], label))
         for kind, ts in times.items():
             cs = cpu[kind]
+            p90 = statistics.quantiles(ts, n=10)[-1] if len(ts) > 1 else ts[0]
+            over = sum(t > 2.0 for t in ts)
             print(
-                f"{name:<8} {kind:<12} {len(ts):>5} {statistics.median(ts):>9.3f} "
-                f"{max(ts):>7.3f} {statistics.median(cs):>13.3f} {max(cs):>10.3f}",
+                f"{name:<8} {kind:<12} {len(ts):>5} {statistics.median(ts):>9.3f} {p90:>6.3f} "
+                f"{max(ts):>7.3f} {over:>8} {statistics.median(cs):>13.3f} {max(cs):>10.3f}",
                 flush=True,
             )
+    slowest.sort(reverse=True)
+    print("slowest lines: " + "; ".join(f"{label} {t:.2f} s" for t, label in slowest[:5]))
 
 
 if __name__ == "__main__":
