@@ -326,14 +326,20 @@ def test_an_impossible_table_fill_limit_is_refused(bad: float) -> None:
         Engine(log2_slots=6, max_fill=bad)
 
 
+def _one_and_two(**settings: float) -> tuple[Engine, Engine]:
+    """A one-thread engine and a two-thread one with ``settings`` (its attributes) changed."""
+    one = Engine(log2_slots=16)
+    two = Engine(log2_slots=16, threads=2)
+    for name, value in settings.items():
+        setattr(two, name, value)
+    return one, two
+
+
 def test_two_threads_on_one_table_give_the_same_values() -> None:
     """An engine whose helper thread joins every search at once (no delay, any size) against a
     one-thread engine, on positions 6-8 tricks from the end of every rule-switch combination:
     equal values, and the helper both joined and answered first some of the time."""
-    one = Engine(log2_slots=16)
-    two = Engine(log2_slots=16, threads=2)
-    two.helper_delay = 0.0
-    two.helper_min_left = 0
+    one, two = _one_and_two(helper_delay=0.0, helper_min_left=0)
     for hands, trick, leader, mb, vr in _endings(303, 60, (6, 8)):
         root = _root(hands, trick, leader, mb, vr, 0)
         for t in range(4):
@@ -372,9 +378,7 @@ def test_two_threads_sharing_a_list_of_searches_give_the_same_values() -> None:
     """``Engine.values`` on two threads (each takes the next search, then joins the other's last
     one): the four seats' values and every card's value as on one thread, in input order, with
     None standing for an empty position."""
-    one = Engine(log2_slots=16)
-    two = Engine(log2_slots=16, threads=2)
-    two.helper_min_left = 0  # every list through the pool, however small
+    one, two = _one_and_two(helper_min_left=0)  # every list through the pool, however small
     for hands, trick, leader, mb, vr in _endings(404, 40, (6, 8)):
         root = _root(hands, trick, leader, mb, vr, 0)
         assert api.table_of(root, two) == api.table_of(root, one), (hands, trick, leader)
@@ -402,10 +406,7 @@ def test_children_searched_before_their_root_give_the_same_card_values(
         return real(root, seat)
 
     monkeypatch.setattr(api, "estimate_of", counted)
-    one = Engine(log2_slots=16)
-    two = Engine(log2_slots=16, threads=2)
-    two.helper_min_left = 0
-    two.children_first_left = 0
+    one, two = _one_and_two(helper_min_left=0, children_first_left=0)
     for hands, trick, leader, mb, vr in _endings(505, 40, (5, 7)):
         root = _root(hands, trick, leader, mb, vr, 0)
         for t in (root.mover, (root.mover + 1) % 4):
