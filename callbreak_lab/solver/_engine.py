@@ -48,6 +48,15 @@ def split_masks(masks: Sequence[int]) -> np.ndarray:
     return hands
 
 
+def held_cards(masks: Sequence[int], trick: Sequence[int], leader: int) -> tuple[int, ...]:
+    """Each seat's cards (52-bit masks) with those it played to the trick in progress back in
+    its hand: the seats' hands at the trick's start."""
+    held = [int(m) for m in masks]
+    for i, c in enumerate(trick):
+        held[(leader + i) % 4] |= 1 << int(c)
+    return tuple(held)
+
+
 class Engine:
     """A search workspace plus a transposition table shared by every target seat.
 
@@ -205,10 +214,8 @@ class Engine:
         left = int(sum(POP[hands[mover, s]] for s in range(4)))
         if left == 0:
             return None
-        held = [sum(int(hands[q, s]) << (13 * s) for s in range(4)) for q in range(4)]
-        for i, c in enumerate(trick):
-            held[(leader + i) % 4] |= 1 << int(c)
-        self.note_deal(held)
+        masks = [sum(int(hands[q, s]) << (13 * s) for s in range(4)) for q in range(4)]
+        self.note_deal(held_cards(masks, trick, leader))
         lo_ = 0 if lo is None else lo
         hi_ = left if hi is None else hi
         g = -1 if guess is None else guess  # -1: the search picks its first probe
@@ -286,10 +293,7 @@ class Engine:
     def at_least(self, root: Any, target: int, k: int) -> bool:
         """One null-window probe: can ``target`` take ``k`` of the remaining tricks of ``root``
         (an ``api.Root``)?"""
-        held = list(root.masks)
-        for i, c in enumerate(root.trick):
-            held[(root.leader + i) % 4] |= 1 << c
-        self.note_deal(held)
+        self.note_deal(held_cards(root.masks, root.trick, root.leader))
         self._make_room()
         self.new_generation()
         for i, c in enumerate(root.trick):

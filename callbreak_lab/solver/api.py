@@ -17,7 +17,7 @@ from callbreak_lab.cards import Card, Deal, is_seat
 from callbreak_lab.game import IllegalPlayError, Position
 
 from ._bounds import N_GUESS_FEATURES, first_guess, quick_bounds
-from ._engine import Engine, split_masks, trick_winner_cards
+from ._engine import Engine, held_cards, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 from ._threads import Job
 
@@ -283,53 +283,36 @@ def _rep(root: Root, card: int) -> int:
     return int(rep_of(card, mine, live))
 
 
-def _child_job(root: Root, card: int, seat: int, eng: Engine, v: int | None) -> tuple[int, Any]:
-    """(tricks ``seat`` wins by the trick ``card`` completes, the search for its value of the
-    remaining ones after ``card``; None: none left). ``v``: the root's value when known, a
-    bound on every child's."""
-    nxt, w = child(root, card)
-    bonus = 1 if w == seat else 0
-    if nxt.left == 0:
-        return bonus, None
-    if v is None:
-        return bonus, job_of(nxt, seat, eng)
-    if root.mover == seat:  # the mover maximises: every child is worth at most v
-        hi = max(0, v - bonus)
-        return bonus, job_of(nxt, seat, eng, hi=min(hi, nxt.left), guess=hi)
-    lo = max(0, v - bonus)  # an opponent moves: every child is worth at least v
-    return bonus, job_of(nxt, seat, eng, lo=min(lo, nxt.left), guess=lo + 1)
-
-
 def estimate_of(root: Root, seat: int) -> int:
     """A quick estimate of ``seat``'s value at a validated root (the first probe a solve from a
     trick boundary would make, ``_bounds.first_guess``); mid-trick, the estimate at the trick's
     start, with the trick's cards back in their hands. It only steers searches."""
-    masks = list(root.masks)
-    for i, c in enumerate(root.trick):
-        masks[(root.leader + i) % 4] |= 1 << c
-    hands = split_masks(tuple(masks))
+    hands = split_masks(held_cards(root.masks, root.trick, root.leader))
     mb, vr, _ = root.flags
     lb, ub, _lm, _um = quick_bounds(hands, root.leader, seat, root.left, vr)
     buf = np.zeros(N_GUESS_FEATURES, dtype=np.int64)
     return int(first_guess(hands, root.leader, seat, root.left, lb, ub, mb * 2 + vr, buf))
 
 
-def _free_child_job(
-    root: Root, card: int, seat: int, eng: Engine, lo: int, hi: int, guess: int
+def _child_job(
+    root: Root, card: int, seat: int, eng: Engine, lo: int, hi: int, guess: int | None = None
 ) -> tuple[int, Any]:
-    """``_child_job`` when the root's value is not known, only the bounds ``lo``..``hi``: the
-    mover's children are worth at most ``hi`` when it is ``seat`` (it maximises), at least
-    ``lo`` otherwise; every search starts from the root's estimate ``guess``."""
+    """(tricks ``seat`` wins by the trick ``card`` completes, the search for its value of the
+    remaining ones after ``card``; None: none left). ``lo``..``hi``: bounds on the root's
+    value; the mover's children are worth at most ``hi`` when it is ``seat`` (it maximises),
+    at least ``lo`` otherwise. ``guess``: the root's estimate to start from; by default the
+    child's bound (where a child of a known value usually is)."""
     nxt, w = child(root, card)
     bonus = 1 if w == seat else 0
     if nxt.left == 0:
         return bonus, None
     if root.mover == seat:
         clo, chi = 0, min(max(0, hi - bonus), nxt.left)
+        first = chi if guess is None else guess - bonus
     else:
         clo, chi = min(max(0, lo - bonus), nxt.left), nxt.left
-    first = min(max(guess - bonus, clo), chi)
-    return bonus, job_of(nxt, seat, eng, lo=clo, hi=chi, guess=first)
+        first = clo + 1 if guess is None else guess - bonus
+    return bonus, job_of(nxt, seat, eng, lo=clo, hi=chi, guess=min(max(first, clo), chi))
 
 
 def values_of(
@@ -358,11 +341,11 @@ def values_of(
         # first, and the pool shares out all of the work instead of the helper joining a proof
         eng.new_generation()
         guess = estimate_of(root, seat)
-        jobs = [_free_child_job(root, c, seat, eng, lo, hi, guess) for c in distinct]
+        jobs = [_child_job(root, c, seat, eng, lo, hi, guess) for c in distinct]
     else:
         v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
         eng.new_generation()
-        jobs = [_child_job(root, c, seat, eng, v) for c in distinct]
+        jobs = [_child_job(root, c, seat, eng, v, v) for c in distinct]
     found = eng.values([j for _, j in jobs])
     memo = {c: bonus + x for c, (bonus, _), x in zip(distinct, jobs, found, strict=True)}
     return {c: memo[rc] for c, rc in reps.items()}
