@@ -51,8 +51,8 @@ PARTS = [
         "codes = pl[p, F_CODE : F_CODE + 4]",
         "w0 = length_word(hands, leader)",
     ),
-    ("group hash + lookups", "tf = fl * 4 + target", "slot = slot2"),
-    ("hit's relevant cards", "rel = entry_marks(info, slot, hands) if use_part else _ALL", None),
+    ("group hash + lookups", "tf = fl * 4 + target", "ent = ent2"),
+    ("hit's relevant cards", "rel = entry_marks(ent, hands) if use_part else _ALL", None),
     ("move generation", "n, lmark = gen_moves(", None),
     ("all-moves mark", "pl[p, F_AMARK] = _all_moves_mark(", None),
     ("store (all moves)", "_store(hands, pl, p, r, -1, rel,", None),
@@ -94,9 +94,9 @@ def _instrument(src: str) -> str:
         "    stats[ST_PROBES] += 1\n", "    stats[ST_PROBES] += 1\n    _tp = rdtsc()\n", 1
     )
     out = out.replace(
-        "            if p == 0:\n                return r == 1",
+        "            if p == 0:\n                return r\n",
         f"            if p == 0:\n                stats[ST_T + {TOTAL}] += rdtsc() - _tp\n"
-        "                return r == 1",
+        "                return r\n",
         1,
     )
     return out
