@@ -397,15 +397,19 @@ def probe(
                         rel = 1 << best
                         mode = _RETURN
                         continue
-                    if use_quick and (target - leader) % 4 < pos:
-                        # the target has played to this trick: its spades' margin over the
-                        # others' (``_bounds._spade_margin``; their cards still to come in this
-                        # trick only raise it) are tricks it takes after this one for sure
+                    if use_quick:
+                        # the target's spades' margin over the others' (``_bounds._spade_margin``;
+                        # their cards still to come in this trick only raise it) are tricks it
+                        # takes after this one for sure; a target still to play here keeps its
+                        # spades or, when it must play one, loses its lowest (none can win)
+                        tsp = hands[target, 3]
+                        if (target - leader) % 4 >= pos:
+                            tsp &= tsp - 1
                         osp = 0
                         for q in range(4):
                             if q != target:
                                 osp |= hands[q, 3]
-                        sm, smark = _spade_margin(hands[target, 3], osp, k - won - takes)
+                        sm, smark = _spade_margin(tsp, osp, k - won - takes)
                         if won + takes + sm >= k:
                             r = 1
                             rel = (1 << best) | smark
