@@ -54,13 +54,13 @@ PARTS = [
     ("group hash + lookups", "tf = fl * 4 + target", "ent = ent2"),
     ("hit's relevant cards", "rel = entry_marks(ent, hands) if use_part else _ALL", None),
     ("move generation", "n, lmark = gen_moves(", None),
-    ("all-moves mark", "pl[p, F_AMARK] = _all_moves_mark(", None),
+    ("all-moves mark", "pl[p, F_AMARK] = all_moves_mark(", None),
     ("store (all moves)", "_store(hands, pl, p, r, -1, rel,", None),
     ("store (cutoff)", "_store(hands, pl, p, r, c, rel,", None),
-    ("cutoff mark", "rel |= _cut_mark(", None),
-    ("suit's live cards", "lv = _suit_live(", None),
-    ("sibling skips", "pl[p, F_SKIP] |= _sibling_skips(", None),
-    ("trick winner", "wo, tmark = _trick_mark(", None),
+    ("cutoff mark", "rel |= cut_mark(", None),
+    ("suit's live cards", "lv = suit_live(", None),
+    ("sibling skips", "pl[p, F_SKIP] |= sibling_skips(", None),
+    ("trick winner", "wo, tmark = trick_mark(", None),
     ("winner-fixed check", "led, best, wo = trick_info(tc, ts, pos)", "break"),
 ]
 TOTAL = 15  # the slot of the probes' whole time

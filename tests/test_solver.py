@@ -21,20 +21,22 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.solver import api
 from callbreak_lab.solver._consts import (
     N_OPTS,
+    OPT_QUICK,
     OPT_SIBLING,
+    ST_NODES,
     ST_SIBLING_SKIPS,
     ST_TT_STORES,
     default_opts,
 )
 from callbreak_lab.solver._engine import Engine, split_masks
 from callbreak_lab.solver._moves import lead_replies
-from callbreak_lab.solver._search import _codes_after_trick
 from callbreak_lab.solver._table import (
     DEEP,
     TOPK,
     _scan_word,
     bucket_of,
     check_of,
+    codes_after_trick,
     length_word,
     new_table,
     suit_codes,
@@ -123,6 +125,35 @@ def test_sibling_skipping_fires_and_keeps_values() -> None:
             assert api.value_of(root, t, off) == want
     assert on.stats[ST_SIBLING_SKIPS] > 100
     assert off.stats[ST_SIBLING_SKIPS] == 0
+
+
+def _cards(text: str) -> list[int]:
+    return [int(Card.parse(c)) for c in text.split()]
+
+
+@pytest.mark.parametrize(("mb", "vr"), SWITCHES)
+def test_a_fixed_trick_winner_and_the_spade_margin_settle_a_probe_at_once(mb: int, vr: int) -> None:
+    """Mid-trick, nobody still to play can beat the A♥: seat 1 wins the trick whatever comes.
+    Seat 0 holds the only spades left, so it takes the last two tricks: ">= 2" is settled at the
+    first node, where before every card still to come was tried. Seat 0 still to play (it must
+    follow hearts) keeps its spades too; the check counts them without the lowest, ">= 1"."""
+    played = [set(_cards(h)) for h in ("AS KS", "3C 4C", "3H 5C 6C", "4H 7C 8C")]
+    trick = _cards("2H AH")  # seat 0 led the 2♥, seat 1 topped it
+    still = [set(_cards(h)) for h in ("5H AS KS", "3C 4C", "5C 6C", "7C 8C")]
+    trick_led_by_1 = _cards("AH 3H 4H")  # seat 0, last to play, must follow hearts
+    off = default_opts()
+    off[OPT_QUICK] = 0
+    for hands, cards, leader, k in ((played, trick, 0, 2), (still, trick_led_by_1, 1, 1)):
+        want = brute.value([set(h) for h in hands], cards, leader, 0, mb, vr, 0)
+        assert want >= k
+        root = _root(hands, cards, leader, mb, vr, 0)
+        eng = Engine(log2_slots=14)
+        assert eng.at_least(root, 0, k)
+        assert eng.stats[ST_NODES] == 1
+        without = Engine(log2_slots=14, opts=off)
+        assert without.at_least(root, 0, k)
+        assert without.stats[ST_NODES] > 1
+        assert api.value_of(root, 0, eng) == want
 
 
 def test_all_switches_off_and_tiny_table() -> None:
@@ -225,7 +256,7 @@ def test_suit_codes_carried_across_a_trick_equal_recomputed_ones(seed: int, tric
             hands[j, c // 13] ^= 1 << (c % 13)
             tc[j] = c
         carried = np.zeros(4, dtype=np.int64)
-        _codes_after_trick(hands, tc, 0, before, carried)
+        codes_after_trick(hands, tc, 0, before, carried)
         fresh = np.zeros(4, dtype=np.int64)
         suit_codes(hands, fresh)
         assert carried.tolist() == fresh.tolist()

@@ -49,7 +49,7 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     for q in range(4):
         if q == target:
             continue
-        best, bmark = _spade_margin(hands[q, 3], tsp)
+        best, bmark = spade_margin(hands[q, 3], tsp)
         if best > cs:
             cs = best
             umark = bmark
@@ -118,7 +118,7 @@ def _lower_cap(hands, q):
 
 
 @kernel
-def _spade_margin(mine, theirs, stop=99):
+def spade_margin(mine, theirs, stop=99):
     """(margin, mark): the most tricks the top spades of ``mine`` win against the spades
     ``theirs`` whatever the order: over ``mine``'s top ``j`` spades, ``j`` minus the spades of
     ``theirs`` above the ``j``-th (each beats at most one of them), maximised over ``j``;
@@ -149,7 +149,7 @@ def _lower(hands, leader, target, vr, stop=99):
     tsp = hands[target, 3]
     osp = _others(hands, target, 3)
     # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
-    lb, lmark = _spade_margin(tsp, osp, stop)
+    lb, lmark = spade_margin(tsp, osp, stop)
     if lb >= stop:
         return lb, lmark
     if leader == target:

@@ -24,7 +24,14 @@ from numba import njit
 #: know; ``NUMBA_DISABLE_JIT=1`` ignores it with the rest).
 kernel = njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
 
-_KERNEL_FILES = ("_consts.py", "_moves.py", "_table.py", "_bounds.py", "_search.py")
+_KERNEL_FILES = (
+    "_consts.py",
+    "_moves.py",
+    "_table.py",
+    "_bounds.py",
+    "_marks.py",
+    "_search.py",
+)
 
 
 def _numba_cache_dir(here: Path) -> Path:

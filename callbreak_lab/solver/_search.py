@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._bounds import _spade_margin, first_guess, quick_bounds
+from ._bounds import first_guess, quick_bounds, spade_margin
 from ._consts import (
     HI,
-    LO,
     MAXPLY,
     OPT_DECIDED,
     OPT_EQUIV,
@@ -40,12 +39,14 @@ from ._consts import (
     ST_TT_STORES,
     kernel,
 )
-from ._moves import can_beat, gen_moves, rep_of, run_above, trick_info
+from ._marks import all_moves_mark, cut_mark, sibling_skips, suit_live, trick_mark
+from ._moves import can_beat, gen_moves, run_above, trick_info
 from ._table import (
     DEEP,
     TOPK,
     bucket_of,
     card_of_rel,
+    codes_after_trick,
     d_best,
     entry_marks,
     length_word,
@@ -130,108 +131,6 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, fps, gen, s
     )
     stats[ST_TT_STORES] += 1
     stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
-
-
-@kernel
-def _trick_mark(tc, ts):
-    """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
-    _led, best, wo = trick_info(tc, ts, 4)
-    bs = best // 13
-    for i in range(4):
-        if i != wo and tc[ts + i] // 13 == bs:
-            return wo, 1 << best
-    return wo, 0
-
-
-@kernel
-def _all_moves_mark(hand, legal, led, vr, lmark):
-    """The legal-card mark a result needs when every legal move gave it (a node whose moves all
-    failed to cut off): none when the rules' comparison excluded no card of the class the mover
-    had to play from (the suit led, the spades, or the whole hand).
-
-    Partition search's argument: an entry covers positions that agree on the cards at or above
-    its relevant ones. In such a position the rule compares the same class against another
-    winning card, and the cards it allows are a subset of the class, so of the moves that all
-    gave the result here. A subset cannot change an all-moves result. With ``_cut_mark``: every
-    seat-solve of ``Deal.random(12..29)``, modern 65.3 -> 39.5 M nodes, online 70.0 -> 42.8 M
-    (home has no must-beat rule: -0.5 %); modern 21 seat 3's ">= 4" proof 9.07 -> 2.91 M."""
-    if lmark == 0:
-        return 0
-    if hand[led] != 0:
-        return 0 if legal[led] == hand[led] else lmark
-    if vr == 0 and hand[3] != 0:
-        return 0 if legal[3] == hand[3] else lmark
-    for s in range(4):
-        if legal[s] != hand[s]:
-            return lmark
-    return 0
-
-
-@kernel
-def _cut_mark(tc, ts, pos, c, lmark):
-    """The legal-card mark a cutoff by card ``c`` needs: ``c`` itself when it beat the compared
-    card in its suit (in a position agreeing on the cards down to ``c``, the compared card is
-    lower, so ``c`` beats it and is legal again), else the compared card."""
-    if lmark == 0:
-        return 0
-    _led, best, _wo = trick_info(tc, ts, pos)
-    if c // 13 == best // 13 and c > best:
-        return 1 << c
-    return lmark
-
-
-@kernel
-def _sibling_skips(mine, lv, c, rel):
-    """The mover's cards (52-bit) whose result equals that of ``c``, just searched with
-    relevant cards ``rel``: the other cards of ``c``'s suit below the suit's lowest relevant
-    card, when ``c`` is below it too (partition search's argument: the positions after the two
-    cards agree on every card whose rank mattered, and in suit lengths). A card whose run of
-    equivalent cards reaches a relevant card is kept: it stands for cards the argument does not
-    cover. ``mine``: the mover's cards of the suit; ``lv``: the suit's live cards, those already
-    in the trick included (13-bit masks)."""
-    s = c // 13
-    rs = (rel >> (13 * s)) & 0x1FFF & lv
-    m = 13
-    if rs != 0:
-        m = LO[rs]
-    if c % 13 >= m:
-        return 0
-    low = mine & ((1 << m) - 1) & ~(1 << (c % 13))
-    if m < 13 and (mine >> m) & 1:
-        # drop the run of the mover's cards that ends at the relevant card m
-        low &= (1 << (rep_of(s * 13 + m, mine, lv) % 13)) - 1
-    return low << (13 * s)
-
-
-@kernel
-def _suit_live(hands, tc, ts, pos, s):
-    """The live cards of suit ``s`` (13-bit), the ``pos`` cards already in the trick included."""
-    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
-    for j in range(pos):
-        cc = tc[ts + j]
-        if cc // 13 == s:
-            lv |= 1 << (cc % 13)
-    return lv
-
-
-@kernel
-def _codes_after_trick(hands, tc, ts, before, codes):
-    """``codes`` (as ``suit_codes`` gives them) after the trick ``tc[ts:ts + 4]`` from the codes
-    ``before`` it: each card's two bits are cut out at its place among its suit's live cards,
-    instead of walking every live card again (the walk was 8-10 % of a hard solve)."""
-    for s in range(4):
-        codes[s] = before[s]
-    for j in range(4):
-        c = tc[ts + j]
-        s = c // 13
-        # the suit's live cards when this card is cut: the hands' and the trick's not yet cut
-        lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
-        for i in range(j, 4):
-            if tc[ts + i] // 13 == s:
-                lv |= 1 << (tc[ts + i] % 13)
-        k = 2 * POP[lv >> (c % 13 + 1)]  # bits of the live cards above it
-        code = codes[s]
-        codes[s] = (code & ((1 << k) - 1)) | ((code >> (k + 2)) << k)
 
 
 @kernel
@@ -325,7 +224,7 @@ def probe(
                         for s in range(4):
                             if hands[q, s] != 0:
                                 tc[ts + j] = s * 13 + HI[hands[q, s]]
-                    wo, rel = _trick_mark(tc, ts)
+                    wo, rel = trick_mark(tc, ts)
                     r = 1 if (leader + wo) % 4 == target else 0
                     mode = _RETURN
                     continue
@@ -348,7 +247,7 @@ def probe(
                     codes = pl[p, F_CODE : F_CODE + 4]
                     if p >= 4 and pl[p - 4, F_BASE] >= 0:
                         # the last trick's node looked the table up, so its codes are current
-                        _codes_after_trick(
+                        codes_after_trick(
                             hands, tc, root_pos + p - 4, pl[p - 4, F_CODE : F_CODE + 4], codes
                         )
                     else:
@@ -382,7 +281,7 @@ def probe(
                 # when that alone settles the question, or (with the sure-trick bounds) that and
                 # the target's spade margin after the trick, instead of trying every card still
                 # to come (the next trick's bounds would stop each of them; six of the slowest
-                # lines of ``benchmarks/lines.py``, one thread: 53.2 -> 51.1 M nodes). The result
+                # lines of ``benchmarks/lines.py``, one thread: 53.2 -> 50.6 M nodes). The result
                 # relied on the winning card's rank (marked as at a completed trick).
                 led, best, wo = trick_info(tc, ts, pos)
                 fixed = True
@@ -398,7 +297,7 @@ def probe(
                         mode = _RETURN
                         continue
                     if use_quick:
-                        # the target's spades' margin over the others' (``_bounds._spade_margin``;
+                        # the target's spades' margin over the others' (``_bounds.spade_margin``;
                         # their cards still to come in this trick only raise it) are tricks it
                         # takes after this one for sure; a target still to play here keeps its
                         # spades or, when it must play one, loses its lowest (none can win)
@@ -409,7 +308,7 @@ def probe(
                         for q in range(4):
                             if q != target:
                                 osp |= hands[q, 3]
-                        sm, smark = _spade_margin(tsp, osp, k - won - takes)
+                        sm, smark = spade_margin(tsp, osp, k - won - takes)
                         if won + takes + sm >= k:
                             r = 1
                             rel = (1 << best) | smark
@@ -455,7 +354,7 @@ def probe(
                     mv[p, j] = mv[p, n - 1 - j]
                     mv[p, n - 1 - j] = t
             pl[p, F_LMARK] = lmark
-            pl[p, F_AMARK] = _all_moves_mark(hands[mover], legal, tc[ts] // 13, vr, lmark)
+            pl[p, F_AMARK] = all_moves_mark(hands[mover], legal, tc[ts] // 13, vr, lmark)
             pl[p, F_NMV] = n
             pl[p, F_MI] = 0
             pl[p, F_SKIP] = 0
@@ -476,7 +375,7 @@ def probe(
                 tc[root_pos + p] = c
                 won = pl[p, F_WON]
                 if pos == 3:
-                    wo, tmark = _trick_mark(tc, root_pos + p - 3)
+                    wo, tmark = trick_mark(tc, root_pos + p - 3)
                     pl[p, F_TMARK] = tmark
                     w = (leader + wo) % 4
                     pl[p + 1, F_LEAD] = w
@@ -514,7 +413,7 @@ def probe(
                 if pl[p, F_MI] == 1:
                     stats[pi + 1] += 1
                 stats[pi + 2] += pl[p, F_MI] - 1
-                rel |= _cut_mark(tc, root_pos + p - pos, pos, c, pl[p, F_LMARK])
+                rel |= cut_mark(tc, root_pos + p - pos, pos, c, pl[p, F_LMARK])
                 pl[p, F_KILL if mover == target else F_KILL2] = c + 1
                 if not use_part:
                     rel = _ALL
@@ -526,12 +425,12 @@ def probe(
                 sib = use_sibling != 0 and pl[p, F_MI] < pl[p, F_NMV] and mine != 1 << (c % 13)
                 lv = 0
                 if use_equiv or sib:
-                    lv = _suit_live(hands, tc, root_pos + p - pos, pos, s)
+                    lv = suit_live(hands, tc, root_pos + p - pos, pos, s)
                 if use_equiv and rel & run_above(c, mine, lv):
                     rel |= 1 << c
                 pl[p, F_REL] |= rel
                 if sib:
-                    pl[p, F_SKIP] |= _sibling_skips(mine, lv, c, rel)
+                    pl[p, F_SKIP] |= sibling_skips(mine, lv, c, rel)
                 mode = _ITER
 
 

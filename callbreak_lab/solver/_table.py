@@ -138,6 +138,26 @@ def suit_codes(hands, codes):
 
 
 @kernel
+def codes_after_trick(hands, tc, ts, before, codes):
+    """``codes`` (as ``suit_codes`` gives them) after the trick ``tc[ts:ts + 4]`` from the codes
+    ``before`` it: each card's two bits are cut out at its place among its suit's live cards,
+    instead of walking every live card again (the walk was 8-10 % of a hard solve)."""
+    for s in range(4):
+        codes[s] = before[s]
+    for j in range(4):
+        c = tc[ts + j]
+        s = c // 13
+        # the suit's live cards when this card is cut: the hands' and the trick's not yet cut
+        lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        for i in range(j, 4):
+            if tc[ts + i] // 13 == s:
+                lv |= 1 << (tc[ts + i] % 13)
+        k = 2 * POP[lv >> (c % 13 + 1)]  # bits of the live cards above it
+        code = codes[s]
+        codes[s] = (code & ((1 << k) - 1)) | ((code >> (k + 2)) << k)
+
+
+@kernel
 def length_word(hands, leader):
     """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
     w = 0
