@@ -93,7 +93,7 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
 
 
 @kernel
-def _others(hands, q, s):
+def others_of(hands, q, s):
     """The cards of suit ``s`` held by the three seats other than ``q`` (hands are disjoint)."""
     return (hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]) & ~hands[q, s]
 
@@ -111,7 +111,7 @@ def _lower_cap(hands, q):
         h = hands[q, s]
         if h == 0:
             continue
-        o = _others(hands, q, s)
+        o = others_of(hands, q, s)
         if HI[h] > HI[o]:
             cap += POP[h]
     return cap
@@ -147,7 +147,7 @@ def spade_margin(mine, theirs, stop=99):
 def _lower(hands, leader, target, vr, stop=99):
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
-    osp = _others(hands, target, 3)
+    osp = others_of(hands, target, 3)
     # target's j-th highest spade: at most a_j enemy spades above it can beat any of the top j
     lb, lmark = spade_margin(tsp, osp, stop)
     if lb >= stop:
@@ -341,7 +341,7 @@ def _side_winners_off_lead(hands, target, tsp, osp, vr, stop=99):
         ts = hands[target, s]
         if ts == 0:
             continue
-        os = _others(hands, target, s)
+        os = others_of(hands, target, s)
         r = POP[ts & ABOVE[HI[os] + 1]]
         if r == 0:
             continue
@@ -448,7 +448,7 @@ def guess_features(hands, leader, target, left, lb, ub, out):
             out[4] = hp
         else:
             out[5] += hp
-            others = _others(hands, target, s)
+            others = others_of(hands, target, s)
             if POP[mine] <= 1 and others != 0:
                 short += 1
             if mine == 0 and others != 0 and sp > 0:

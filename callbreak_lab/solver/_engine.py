@@ -48,6 +48,11 @@ def split_masks(masks: Sequence[int]) -> np.ndarray:
     return hands
 
 
+def join_suits(row: Sequence[int] | np.ndarray) -> int:
+    """Four 13-bit suit masks (a row of ``split_masks``' result) -> one 52-bit mask."""
+    return sum(int(row[s]) << (13 * s) for s in range(4))
+
+
 def held_cards(masks: Sequence[int], trick: Sequence[int], leader: int) -> tuple[int, ...]:
     """Each seat's cards (52-bit masks) with those it played to the trick in progress back in
     its hand: the seats' hands at the trick's start."""
@@ -214,7 +219,7 @@ class Engine:
         left = int(sum(POP[hands[mover, s]] for s in range(4)))
         if left == 0:
             return None
-        masks = [sum(int(hands[q, s]) << (13 * s) for s in range(4)) for q in range(4)]
+        masks = [join_suits(hands[q]) for q in range(4)]
         self.note_deal(held_cards(masks, trick, leader))
         lo_ = 0 if lo is None else lo
         hi_ = left if hi is None else hi

@@ -17,7 +17,7 @@ from callbreak_lab.cards import Card, Deal, is_seat
 from callbreak_lab.game import IllegalPlayError, Position
 
 from ._bounds import N_GUESS_FEATURES, first_guess, quick_bounds
-from ._engine import Engine, held_cards, split_masks, trick_winner_cards
+from ._engine import Engine, held_cards, join_suits, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 from ._threads import Job
 
@@ -251,7 +251,7 @@ def legal_mask(root: Root) -> int:
         tc = np.array(root.trick, dtype=np.int64)
         led, best, _ = trick_info(tc, 0, pos)
     legal_suits(hands[root.mover], pos, led, best, root.flags[0], root.flags[1], root.ban, out)
-    return sum(int(out[s]) << (13 * s) for s in range(4))
+    return join_suits(out)
 
 
 def child(root: Root, card: int) -> tuple[Root, int]:
