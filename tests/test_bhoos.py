@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from reference.shared import BHOOS_DIR
+from testdata import BHOOS_DIR
 
 from callbreak_lab import Card, Deal, Position, parse_record, random_player, trick_winner
 from callbreak_lab.bhoos import (

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from reference.shared import BHOOS_DIR
+from testdata import BHOOS_DIR
 
 from callbreak_lab import bhoos, calls
 from callbreak_lab.cards import SUIT_MASKS, Card, Deal, Hand

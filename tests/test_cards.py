@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reference.shared import BHOOS_DIR
+from testdata import BHOOS_DIR
 
 from callbreak_lab.cards import (
     Card,
