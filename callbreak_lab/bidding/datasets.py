@@ -45,8 +45,8 @@ from typing import Any, Literal
 import numpy as np
 
 from callbreak_lab import __version__
-from callbreak_lab._atomic import atomic_open
 from callbreak_lab.cards import Deal, Hand
+from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import PRESETS, Ruleset
 
 __all__ = [
@@ -597,7 +597,8 @@ def run_generate(args: argparse.Namespace) -> GenerateReport:
 
 
 def main_generate(argv: Sequence[str] | None = None) -> int:
-    """``python -m callbreak_lab.data --profile P --n N ...``: generate and print a summary."""
+    """``python -m callbreak_lab.bidding.datasets --profile P --n N ...``: generate, print a
+    summary."""
     p = argparse.ArgumentParser(prog="callbreak-lab generate", description=generate.__doc__)
     add_generate_arguments(p)
     report = run_generate(p.parse_args(argv))

@@ -1,6 +1,5 @@
 """The model commands of ``callbreak-lab``: ``generate`` (solved-deal datasets), ``evaluate`` (the
-suggested call for a hand) and ``evaluate-model`` (the held-out report). Registered in
-``callbreak_lab/cli.py``; same structure as its commands."""
+suggested call for a hand) and ``evaluate-model`` (the held-out report)."""
 
 from __future__ import annotations
 
@@ -8,8 +7,8 @@ import argparse
 import json
 import sys
 
-from callbreak_lab._cli_base import PROG, Output, UsageError, parse_ints, rules_of
-from callbreak_lab._textfile import read_lines
+from callbreak_lab.cli.base import PROG, Output, UsageError, parse_ints, rules_of
+from callbreak_lab.fileio import read_lines
 
 __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 
@@ -18,7 +17,7 @@ __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 
 
 def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    from callbreak_lab.data import add_generate_arguments
+    from callbreak_lab.bidding.datasets import add_generate_arguments
 
     p = sub.add_parser(
         "generate",
@@ -34,7 +33,7 @@ def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
 
 def cmd_generate(args: argparse.Namespace) -> Output:
     """Generate (or resume) a solved-deal dataset."""
-    from callbreak_lab.data import profile_of, run_generate
+    from callbreak_lab.bidding.datasets import profile_of, run_generate
 
     if getattr(args, "rules", None) is not None:  # --profile decides: refuse another profile
         by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
@@ -106,8 +105,8 @@ def _earlier_calls(text: str | None) -> list[int] | None:
 
 def cmd_evaluate(args: argparse.Namespace) -> Output:
     """Bid-model advice for one hand, or for every line of --file."""
-    from callbreak_lab import evaluation as ev
-    from callbreak_lab.model import recommend_call
+    from callbreak_lab.bidding import evaluation as ev
+    from callbreak_lab.bidding.model import recommend_call
 
     rules = rules_of(args)
     if (args.hand is None) == (args.file is None):
@@ -181,7 +180,7 @@ def add_evaluate_model(sub: argparse._SubParsersAction, common: argparse.Argumen
 
 def cmd_evaluate_model(args: argparse.Namespace) -> Output:
     """Held-out evaluation tables of a shipped model."""
-    from callbreak_lab.evaluation import evaluate_model
+    from callbreak_lab.bidding.evaluation import evaluate_model
 
     if args.mc_hands < 0 or args.mc_layouts < 1:
         raise ValueError("--mc-hands must be >= 0 and --mc-layouts >= 1")
@@ -198,3 +197,6 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
         learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
     )
     return Output(report.format(), report.to_dict())
+
+
+COMMANDS = [add_generate, add_evaluate, add_evaluate_model]

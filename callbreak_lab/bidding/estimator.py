@@ -1,8 +1,8 @@
 """The bid model's estimator: :class:`BidModel` and what it needs (profiles, call features).
 
-Split from :mod:`callbreak_lab.model`, which re-exports everything public here and adds
+Split from :mod:`callbreak_lab.bidding.model`, which re-exports everything public here and adds
 persistence (model files and cards) and recommendations; import from there. The class keeps
-``callbreak_lab.model.BidModel`` as its public name (its pickles record this module).
+``callbreak_lab.bidding.model.BidModel`` as its public name (its pickles record this module).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import numpy as np
 import numpy.typing as npt
 from sklearn.base import BaseEstimator
 
-from callbreak_lab.calls import best_calls
-from callbreak_lab.features import (
+from callbreak_lab.bidding.calls import best_calls
+from callbreak_lab.bidding.features import (
     FEATURE_NAMES,
     SIDE_SUIT_ORDERS,
     hand_features,
     rename_side_suits,
     validate_hands,
 )
-from callbreak_lab.model_learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
+from callbreak_lab.bidding.learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
 from callbreak_lab.rules import Ruleset
 
 PROFILES = ("modern", "strict", "online", "home_pagat")
@@ -47,7 +47,7 @@ def profile_of(profile_or_rules: str | Ruleset) -> str:
     Play (and so every solved number) depends only on the legal-card switches, so presets sharing
     them share a model: ``home`` and ``pagat`` map to ``home_pagat`` (see ``data.profile_of``).
     """
-    from callbreak_lab import data
+    from callbreak_lab.bidding import datasets as data
 
     try:
         if isinstance(profile_or_rules, str) and profile_or_rules.strip().lower() in PROFILES:

@@ -1,4 +1,4 @@
-"""Learners behind :class:`callbreak_lab.model.BidModel` (private to the bid model).
+"""Learners behind :class:`callbreak_lab.bidding.model.BidModel` (private to the bid model).
 
 A *head* maps feature rows to a 14-column distribution over tricks 0..13. It wraps a fitted
 scikit-learn-style estimator, a temperature (calibration) and a *compiled* copy of the estimator

@@ -7,14 +7,14 @@ and call range):
   table with its guaranteed (double-dummy) tricks as the outcome;
 * **made rate** (share of calls made) and **mean call**.
 
-Callers: the model (``recommend_calls``), each baseline of :mod:`callbreak_lab.baselines`, the
-**clairvoyant** (calls the seat's actual play-out tricks, clamped to the call range: an upper
+Callers: the model (``recommend_calls``), each baseline of :mod:`callbreak_lab.bidding.baselines`,
+the **clairvoyant** (calls the seat's actual play-out tricks, clamped to the call range: an upper
 reference) and, on a small subsample, the **Monte Carlo** reference (``simulate.monte_carlo``: the
 hand's own seat, ``mc_layouts`` random layouts of the unseen cards, best call of the resulting
 distribution). The subsample table shows the model and the baselines on the same hands, with the
 paired difference model - MC and its standard error. Paired differences model - baseline on the
-whole split (``model_gaps``, standard errors clustered by deal) say more than the per-caller
-errors, which mostly measure how the hands differ.
+whole split (``model_gaps``, standard errors clustered by deal) say more than the per-caller errors,
+which mostly measure how the hands differ.
 
 Also: log loss of both model heads, a reliability plot of ``P(tricks >= c)`` for several ``c``
 (PNG) and a learning curve (held-out score vs training size, PNG). matplotlib is imported only
@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from callbreak_lab._atomic import atomic_open
-from callbreak_lab.baselines import BASELINES, baseline_calls
-from callbreak_lab.calls import best_calls, legal_calls, score_matrix
+from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
+from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
+from callbreak_lab.bidding.model import N_TRICKS, BidModel, ModelError, Recommendation, load_model
 from callbreak_lab.cards import Hand
-from callbreak_lab.model import N_TRICKS, BidModel, ModelError, Recommendation, load_model
+from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import RulesError, Ruleset
 
 __all__ = [
@@ -84,8 +84,8 @@ class HandSet:
 
 
 def flatten(data: Any) -> HandSet:
-    """A :class:`callbreak_lab.data.DealData` (``masks``/``dd``/``playout`` (n, 4), ``index``)
-    as one row per hand."""
+    """A :class:`callbreak_lab.bidding.datasets.DealData` (``masks``/``dd``/``playout`` (n, 4),
+    ``index``) as one row per hand."""
     masks = np.asarray(data.masks, dtype=np.uint64)
     n = masks.shape[0]
     return HandSet(
@@ -487,7 +487,7 @@ def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[Sc
     the other hands of each deal), when ``model`` has a conditioned head."""
     if getattr(model, "conditioned_", None) is None:
         return []
-    from callbreak_lab.model_estimator import _deal_calls
+    from callbreak_lab.bidding.estimator import _deal_calls
 
     base = model.predict_proba(test.masks, test.seats)
     table = _deal_calls(base, test.deal, test.seats, model.call_rules_)
@@ -518,7 +518,7 @@ def evaluate_model(
     held-out hands; ``learning_fractions=None`` skips the learning curve (which refits models on
     subsets of the training split with the model's parameters).
     """
-    from callbreak_lab import data as data_mod
+    from callbreak_lab.bidding import datasets as data_mod
 
     say = progress or (lambda _msg: None)
     ruleset = _rules(rules)

@@ -3,7 +3,7 @@
 Each rule looks only at the bidder's own 13 cards, counts "likely tricks" by a fixed recipe and
 clamps the count into the ruleset's call range ``[min_call, max_call]`` (so a hand worth 0 still
 calls 1, or 2 under the ``strict`` and ``home`` presets). They are vectorised over uint64 hand
-masks through the per-suit-pattern tables of :mod:`callbreak_lab.features`.
+masks through the per-suit-pattern tables of :mod:`callbreak_lab.bidding.features`.
 
 They are the yardsticks the bid model has to beat; none of them looks at the seat, which is
 accepted only so every bidder shares one signature.
@@ -17,7 +17,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from callbreak_lab.features import (
+from callbreak_lab.bidding.features import (
     ACE,
     JACK,
     KING,

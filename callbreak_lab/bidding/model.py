@@ -10,7 +10,7 @@ missing from training get probability 0):
   against three opponents playing together: the floor).
 
 :func:`recommend_call` / :func:`recommend_calls` turn the forecast into the call with the best
-expected score under a ruleset (via :func:`callbreak_lab.calls.best_call`). One model per
+expected score under a ruleset (via :func:`callbreak_lab.bidding.calls.best_call`). One model per
 legal-card profile (``modern``, ``strict``, ``online``, ``home_pagat``) ships under ``models/``;
 :func:`load_model` finds it (``$CALLBREAK_LAB_MODELS`` or the repository's ``models/``), checks
 its JSON model card and caches it. :func:`save_model` writes both files atomically.
@@ -23,18 +23,21 @@ fitted on out-of-fold predictions (cheap at predict time; ``"none"`` skips it).
 sees the calls already made by earlier seats (at training time: the first head's out-of-fold
 calls for the other hands of the same deal).
 
-The estimator lives in :mod:`callbreak_lab.model_estimator`; this module re-exports it and adds
+The estimator lives in :mod:`callbreak_lab.bidding.estimator`; this module re-exports it and adds
 persistence and recommendations.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import json
 import os
 import platform
+import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,12 +45,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from callbreak_lab._atomic import atomic_open
-from callbreak_lab.calls import CallAdvice, CallAdviceBatch, CallsError, best_call, best_calls
-from callbreak_lab.calls import check_earlier_calls as calls_check_earlier
-from callbreak_lab.cards import Hand, is_seat
-from callbreak_lab.features import FEATURE_NAMES, mask_of
-from callbreak_lab.model_estimator import (
+from callbreak_lab.bidding.calls import (
+    CallAdvice,
+    CallAdviceBatch,
+    CallsError,
+    best_call,
+    best_calls,
+)
+from callbreak_lab.bidding.calls import check_earlier_calls as calls_check_earlier
+from callbreak_lab.bidding.estimator import (
     CALL_FEATURE_NAMES,
     PROFILES,
     BidModel,
@@ -56,7 +62,10 @@ from callbreak_lab.model_estimator import (
     call_features,
     profile_of,
 )
-from callbreak_lab.model_learners import N_TRICKS
+from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
+from callbreak_lab.bidding.learners import N_TRICKS
+from callbreak_lab.cards import Hand, is_seat
+from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import RulesError, Ruleset
 
 __all__ = [
@@ -87,7 +96,7 @@ def default_models_dir() -> Path:
     env = os.environ.get(MODELS_ENV)
     if env:
         return Path(env).expanduser().resolve()
-    return Path(__file__).resolve().parent.parent / "models"
+    return Path(__file__).resolve().parents[2] / "models"
 
 
 def model_paths(profile: str, models_dir: str | Path | None = None) -> tuple[Path, Path]:
@@ -189,7 +198,7 @@ def _check_card(card: dict[str, Any], profile: str, card_path: Path) -> None:
         problems.append(f"profile {card.get('profile')!r} (expected {profile!r})")
     names = card.get("feature_names")
     if not isinstance(names, list) or names[: len(FEATURE_NAMES)] != list(FEATURE_NAMES):
-        problems.append("feature names differ from callbreak_lab.features.FEATURE_NAMES")
+        problems.append("feature names differ from callbreak_lab.bidding.features.FEATURE_NAMES")
     elif names[len(FEATURE_NAMES) :] not in ([], list(CALL_FEATURE_NAMES)):
         problems.append(f"unknown extra features {names[len(FEATURE_NAMES) :]}")
     sk = str(card.get("sklearn", ""))
@@ -205,6 +214,31 @@ def _check_card(card: dict[str, Any], profile: str, card_path: Path) -> None:
 
 _LOADED: dict[tuple[str, str], BidModel] = {}
 _LOCK = threading.Lock()
+
+# Where the classes of model files saved before ``callbreak_lab.bidding`` existed now live: the
+# unpickler finds them under their old module names while a file loads.
+_LEGACY_MODULES = {
+    "callbreak_lab.model_estimator": "callbreak_lab.bidding.estimator",
+    "callbreak_lab.model_learners": "callbreak_lab.bidding.learners",
+    "callbreak_lab.model": "callbreak_lab.bidding.model",
+    "callbreak_lab.features": "callbreak_lab.bidding.features",
+    "callbreak_lab.calls": "callbreak_lab.bidding.calls",
+}
+
+
+@contextlib.contextmanager
+def _legacy_module_names() -> Iterator[None]:
+    """Make the old module names of :data:`_LEGACY_MODULES` importable for the duration."""
+    added = []
+    for old, new in _LEGACY_MODULES.items():
+        if old not in sys.modules:
+            sys.modules[old] = importlib.import_module(new)
+            added.append(old)
+    try:
+        yield
+    finally:
+        for old in added:
+            sys.modules.pop(old, None)
 
 
 def load_model(
@@ -239,7 +273,8 @@ def load_model(
                 "replaced); retrain with `make models`"
             )
         try:
-            model = joblib.load(model_path)
+            with _legacy_module_names():
+                model = joblib.load(model_path)
         except Exception as exc:  # unpickling a damaged file can raise almost anything
             raise ModelError(f"model file {model_path} cannot be loaded: {exc!r}") from None
         if not isinstance(model, BidModel) or not hasattr(model, "playout_"):
@@ -362,7 +397,7 @@ def recommend_call(
 def check_earlier_calls(
     earlier_calls: Sequence[int], seat: int, rules: str | Ruleset
 ) -> tuple[int, ...]:
-    """:func:`callbreak_lab.calls.check_earlier_calls` for a ruleset or preset name, failing
+    """:func:`callbreak_lab.bidding.calls.check_earlier_calls` for a ruleset or preset name, failing
     with a :class:`ModelError`."""
     try:
         return calls_check_earlier(earlier_calls, seat, _rules(rules))
