@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
+from callbreak_lab.bidding.model import load_model, recommend_call, recommend_calls
 from callbreak_lab.cards import Deal, Hand
-from callbreak_lab.model import load_model, recommend_call, recommend_calls
 from callbreak_lab.rules import PRESETS, Ruleset
 
 

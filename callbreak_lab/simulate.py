@@ -17,7 +17,7 @@ from typing import TypeAlias
 
 import numpy as np
 
-from callbreak_lab import calls as _calls
+from callbreak_lab.bidding import calls as _calls
 from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError, _as_rng, is_seat
 from callbreak_lab.rules import Ruleset
 

@@ -18,7 +18,7 @@ import tempfile
 
 import numpy as np
 
-from callbreak_lab import data
+from callbreak_lab.bidding import datasets as data
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.game import Position, random_player
 from callbreak_lab.rules import Ruleset

@@ -2,9 +2,9 @@
 
     python scripts/make_models.py --n 20000 --jobs -1
 
-For each legal-card profile: ``data.generate`` (resumable; reuses valid chunks), fit a
-:class:`callbreak_lab.model.BidModel` on the train split, evaluate it on the held-out split under
-every preset of the profile (tables, calibration and learning-curve PNGs, JSON report in
+For each legal-card profile: ``datasets.generate`` (resumable; reuses valid chunks), fit a
+:class:`callbreak_lab.bidding.BidModel` on the train split, evaluate it on the held-out split
+under every preset of the profile (tables, calibration and learning-curve PNGs, JSON report in
 ``--out``), then save ``models/bid_<profile>.joblib`` with its JSON card (dataset hash, sizes,
 metrics). Paths default to the repository's ``data/`` and ``models/`` (not the CWD).
 
@@ -54,7 +54,7 @@ VALIDATION_FRACTION = 0.2
 
 
 def _args(argv: Sequence[str] | None) -> argparse.Namespace:
-    from callbreak_lab.data import PROFILES
+    from callbreak_lab.bidding.datasets import PROFILES
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--n", type=int, default=20000, help="solved deals per profile (default 20000)")
@@ -90,7 +90,7 @@ def pooled(own: Any, others: Sequence[Any], exclude: Any = None) -> Any:
     others' copies of the deals in ``exclude`` left out."""
     import numpy as np
 
-    from callbreak_lab.evaluation import HandSet
+    from callbreak_lab.bidding.evaluation import HandSet
 
     parts = [own]
     for i, o in enumerate(others, start=1):
@@ -117,10 +117,10 @@ def select_params(
     parameters (with ``"pool"``) and the measured table."""
     import numpy as np
 
-    from callbreak_lab import data
-    from callbreak_lab.calls import best_calls
-    from callbreak_lab.evaluation import call_scores, fit_model, log_loss, paired_gap
-    from callbreak_lab.model_estimator import _deal_calls
+    from callbreak_lab.bidding import datasets as data
+    from callbreak_lab.bidding.calls import best_calls
+    from callbreak_lab.bidding.estimator import _deal_calls
+    from callbreak_lab.bidding.evaluation import call_scores, fit_model, log_loss, paired_gap
     from callbreak_lab.rules import Ruleset
 
     deals = np.random.default_rng(seed).permutation(np.unique(train.deal))
@@ -193,9 +193,9 @@ def select_params(
 
 def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
     """Generate, train, evaluate and save one profile's model; returns its metrics."""
-    from callbreak_lab import data
-    from callbreak_lab.evaluation import evaluate_model, fit_model, flatten
-    from callbreak_lab.model import save_model
+    from callbreak_lab.bidding import datasets as data
+    from callbreak_lab.bidding.evaluation import evaluate_model, fit_model, flatten
+    from callbreak_lab.bidding.model import save_model
 
     t0 = time.perf_counter()
     if not args.skip_generate:

@@ -32,13 +32,13 @@ from pathlib import Path
 
 import numpy as np
 
-from callbreak_lab import data as data_mod
-from callbreak_lab._atomic import atomic_open
-from callbreak_lab.baselines import BASELINES, baseline_calls
-from callbreak_lab.calls import best_calls, legal_calls, score_matrix
+from callbreak_lab.bidding import datasets as data_mod
+from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
+from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
+from callbreak_lab.bidding.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
+from callbreak_lab.bidding.model import load_model
 from callbreak_lab.cards import Hand
-from callbreak_lab.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
-from callbreak_lab.model import load_model
+from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.simulate import deal_around, deals_from_masks, monte_carlo
 from callbreak_lab.solver import SOLVER_VERSION, playouts

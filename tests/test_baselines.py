@@ -1,4 +1,4 @@
-"""Tests for callbreak_lab.baselines: worked examples per rule, clamping, vectorisation."""
+"""Tests for callbreak_lab.bidding.baselines: worked examples per rule, clamping, vectorisation."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from callbreak_lab.baselines import (
+from callbreak_lab.bidding.baselines import (
     BASELINES,
     BaselineError,
     baseline_call,

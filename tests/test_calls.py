@@ -1,4 +1,4 @@
-"""Tests for callbreak_lab.calls: the call decision on hand-made trick distributions."""
+"""Tests for callbreak_lab.bidding.calls: the call decision on hand-made trick distributions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from callbreak_lab.calls import (
+from callbreak_lab.bidding.calls import (
     CallsError,
     DistributionError,
     best_call,

@@ -198,12 +198,12 @@ def test_ctrl_c_is_one_line_and_130(
 ) -> None:
     """Ctrl-C during a long command (a full-deal solve can take a minute) printed a traceback
     from inside the solver."""
-    from callbreak_lab import cli
+    from callbreak_lab.cli import game
 
     def interrupted(args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "cmd_score", interrupted)
+    monkeypatch.setattr(game, "cmd_score", interrupted)
     try:
         code, out, err = run(capsys, "score", "--calls", "3", "--tricks", "3")
     except KeyboardInterrupt:  # not left to stop the whole test run

@@ -1,4 +1,5 @@
-"""Tests for callbreak_lab.data: solved-deal datasets (content, chunking, resume, Dask, splits).
+"""Tests for callbreak_lab.bidding.datasets: solved-deal datasets (content, chunking, resume,
+Dask, splits).
 
 Every number checked here comes from the real solver; the datasets are tiny because solving is
 the slow part. One dataset is generated once per module and copied where a test needs to damage
@@ -15,9 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from callbreak_lab import data
-from callbreak_lab.cards import Deal
-from callbreak_lab.data import (
+from callbreak_lab.bidding import datasets as data
+from callbreak_lab.bidding.datasets import (
     CARD_NAME,
     PRESET_PROFILE,
     PROFILES,
@@ -27,6 +27,7 @@ from callbreak_lab.data import (
     is_test,
     load,
 )
+from callbreak_lab.cards import Deal
 from callbreak_lab.rules import PRESETS
 
 # Tiny on purpose: full deals take the solver seconds each (and some take minutes); the first
@@ -327,7 +328,7 @@ def test_atomic_writes_get_the_umask_mode_not_0600(tmp_path: Path) -> None:
     import os
     import stat
 
-    from callbreak_lab._atomic import atomic_open
+    from callbreak_lab.fileio import atomic_open
 
     old = os.umask(0o022)
     try:

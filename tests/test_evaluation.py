@@ -12,9 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from callbreak_lab import data
-from callbreak_lab.cli import main
-from callbreak_lab.evaluation import (
+from callbreak_lab.bidding import datasets as data
+from callbreak_lab.bidding.evaluation import (
     evaluate_model,
     fit_model,
     flatten,
@@ -24,7 +23,8 @@ from callbreak_lab.evaluation import (
     reliability,
     score_row,
 )
-from callbreak_lab.model import MODELS_ENV, BidModel, ModelError, save_model
+from callbreak_lab.bidding.model import MODELS_ENV, BidModel, ModelError, save_model
+from callbreak_lab.cli import main
 from callbreak_lab.rules import PRESETS
 
 FIXTURE = Path(__file__).parent / "data" / "bid"
@@ -317,7 +317,7 @@ def test_plots_are_written_atomically(tmp_path: Path, monkeypatch: pytest.Monkey
     """A failure while saving leaves the previous file whole (temp file, then rename)."""
     from matplotlib.figure import Figure
 
-    from callbreak_lab.evaluation import plot_calibration
+    from callbreak_lab.bidding.evaluation import plot_calibration
 
     out = tmp_path / "calibration.png"
     out.write_bytes(b"previous")

@@ -1,4 +1,4 @@
-"""Tests for callbreak_lab.features: known hands, shapes, errors, and vectorised == per-hand."""
+"""Tests for callbreak_lab.bidding.features: known hands, shapes, errors, vectorised == per-hand."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from callbreak_lab.cards import Hand
-from callbreak_lab.features import (
+from callbreak_lab.bidding.features import (
     FEATURE_NAMES,
     GE_TABLE,
     GUARDED_KING_TABLE,
@@ -28,6 +27,7 @@ from callbreak_lab.features import (
     hand_features,
     suit_patterns,
 )
+from callbreak_lab.cards import Hand
 
 COL = {name: i for i, name in enumerate(FEATURE_NAMES)}
 PER_SUIT = ("len", "ace", "king", "queen", "jack", "run")
@@ -317,7 +317,7 @@ def test_seat_changes_only_seat_columns(m: int, s1: int, s2: int) -> None:
 
 
 def test_rename_side_suits_permutes_the_per_suit_columns() -> None:
-    from callbreak_lab.features import SIDE_SUIT_ORDERS, rename_side_suits
+    from callbreak_lab.bidding.features import SIDE_SUIT_ORDERS, rename_side_suits
 
     hand = Hand.parse("AKQ2.T98.765.432")  # spades, hearts, diamonds, clubs
     masks = np.array([hand.mask], dtype=np.uint64)

@@ -10,8 +10,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from callbreak_lab import data
-from callbreak_lab.evaluation import HandSet, flatten
+from callbreak_lab.bidding import datasets as data
+from callbreak_lab.bidding.evaluation import HandSet, flatten
 
 FIXTURE = Path(__file__).parent / "data" / "bid"
 SCRIPT = Path(__file__).parent.parent / "scripts" / "make_models.py"

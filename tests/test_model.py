@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from callbreak_lab import data
-from callbreak_lab.calls import best_calls
-from callbreak_lab.cards import Hand
-from callbreak_lab.evaluation import HandSet, fit_model, flatten
-from callbreak_lab.features import FEATURE_NAMES, SIDE_SUIT_ORDERS, rename_side_suits
-from callbreak_lab.model import (
+from callbreak_lab.bidding import datasets as data
+from callbreak_lab.bidding.calls import best_calls
+from callbreak_lab.bidding.evaluation import HandSet, fit_model, flatten
+from callbreak_lab.bidding.features import FEATURE_NAMES, SIDE_SUIT_ORDERS, rename_side_suits
+from callbreak_lab.bidding.learners import FAST_ROWS, fold_splits, full_proba, temper
+from callbreak_lab.bidding.model import (
     MODELS_ENV,
     BidModel,
     ModelError,
@@ -31,7 +31,7 @@ from callbreak_lab.model import (
     recommend_calls,
     save_model,
 )
-from callbreak_lab.model_learners import FAST_ROWS, fold_splits, full_proba, temper
+from callbreak_lab.cards import Hand
 from callbreak_lab.rules import PRESETS, Ruleset
 
 FIXTURE = Path(__file__).parent / "data" / "bid"

@@ -124,7 +124,7 @@ def test_evaluate_after_earlier_calls(client: TestClient) -> None:
     plain = client.post("/v1/evaluate", json={"hand": HAND, "seat": 2, "rules": "strict"}).json()
     assert plain["earlier_calls"] is None and not plain["calls_used"]
     if data["source"].startswith("model:"):  # the shipped strict model is call-conditioned
-        from callbreak_lab.model import load_model, recommend_call
+        from callbreak_lab.bidding.model import load_model, recommend_call
 
         conditioned = load_model("strict").conditioned_ is not None
         assert data["calls_used"] == conditioned

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from callbreak_lab.data import PRESET_PROFILE, PROFILES
-from callbreak_lab.model import load_model, model_paths, read_card, recommend_call
+from callbreak_lab.bidding.datasets import PRESET_PROFILE, PROFILES
+from callbreak_lab.bidding.model import load_model, model_paths, read_card, recommend_call
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"

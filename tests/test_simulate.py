@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from callbreak_lab.calls import best_call, expected_scores, legal_calls, point_mass
+from callbreak_lab.bidding.calls import best_call, expected_scores, legal_calls, point_mass
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Deal, Hand
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.simulate import (

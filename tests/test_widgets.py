@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from callbreak_lab import Card, Deal, Hand, Ruleset
-from callbreak_lab.calls import best_call
+from callbreak_lab.bidding.calls import best_call
 from callbreak_lab.game import play_out, random_player
 from callbreak_lab.widgets.backend import Forecast, SourceUnavailable, forecast_from_dist
 from callbreak_lab.widgets.controllers import CallAdvisor, DealExplorer, HandPicker, explain
@@ -165,7 +165,7 @@ def test_model_forecast_says_whether_it_used_the_earlier_calls() -> None:
     except SourceUnavailable:
         pytest.skip("no shipped strict model")
     after = model_forecast(hand, 2, Ruleset.preset("strict"), earlier_calls=(3, 4))
-    from callbreak_lab.model import load_model
+    from callbreak_lab.bidding.model import load_model
 
     if load_model("strict").conditioned_ is not None:
         assert after.source.endswith("after calls 3, 4")

@@ -1,11 +1,11 @@
 """Trick distributions for a hand: the shipped bid model, or a stated fallback without one.
 
-The bid model (``callbreak_lab.model``) forecasts the play-out tricks and the floor. When the
-model file of the ruleset's profile is absent (or does not load), the service still answers with a
-reasoned call, never a constant: the ``fractional_honours`` rule-of-thumb count of
-``callbreak_lab.baselines`` spread into a discretised normal distribution (standard deviation
-``FALLBACK_SD`` tricks), from which ``calls.best_call`` picks the call with the best expected
-score under the ruleset's scoring. ``/healthz`` reports which source is in use.
+The bid model (``callbreak_lab.bidding.model``) forecasts the play-out tricks and the floor. When
+the model file of the ruleset's profile is absent (or does not load), the service still answers with
+a reasoned call, never a constant: the ``fractional_honours`` rule-of-thumb count of
+``callbreak_lab.bidding.baselines`` spread into a discretised normal distribution (standard
+deviation ``FALLBACK_SD`` tricks), from which ``calls.best_call`` picks the call with the best
+expected score under the ruleset's scoring. ``/healthz`` reports which source is in use.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab import baselines
-from callbreak_lab.calls import CallAdvice
+from callbreak_lab.bidding import baselines
+from callbreak_lab.bidding.calls import CallAdvice
 from callbreak_lab.cards import Hand
 from callbreak_lab.rules import Ruleset
 
@@ -90,7 +90,7 @@ class Bidder:
 
     def preload(self) -> None:
         """Load every profile's shipped model now (at start-up) rather than on its first request."""
-        from callbreak_lab.data import PROFILES, profile_rules
+        from callbreak_lab.bidding.datasets import PROFILES, profile_rules
 
         for profile in PROFILES:
             self._model(profile_rules(profile))

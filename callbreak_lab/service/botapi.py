@@ -16,7 +16,8 @@ from typing import Any
 
 from fastapi import FastAPI, Response
 
-from callbreak_lab import bhoos, calls
+from callbreak_lab import bhoos
+from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bot import (

@@ -1,9 +1,9 @@
 """Where the views' numbers come from: the bid model, the Monte Carlo reference, the solver.
 
 Every forecast is a :class:`Forecast` (a trick distribution plus the call decision of
-:mod:`callbreak_lab.calls` on it). Sources are looked up when first used, so the widgets import
-cleanly while a source is missing and say so (:class:`SourceUnavailable`) instead of showing made-up
-numbers. No ipywidgets here.
+:mod:`callbreak_lab.bidding.calls` on it). Sources are looked up when first used, so the widgets
+import cleanly while a source is missing and say so (:class:`SourceUnavailable`) instead of showing
+made-up numbers. No ipywidgets here.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from callbreak_lab.calls import CallAdvice, best_call
+from callbreak_lab.bidding.calls import CallAdvice, best_call
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.rules import Ruleset
 

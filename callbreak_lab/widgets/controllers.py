@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from callbreak_lab.calls import CallsError, check_earlier_calls
+from callbreak_lab.bidding.calls import CallsError, check_earlier_calls
+from callbreak_lab.bidding.features import feature_dict
 from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit
-from callbreak_lab.features import feature_dict
 from callbreak_lab.rules import PRESETS, RulesError, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
