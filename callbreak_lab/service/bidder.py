@@ -54,7 +54,7 @@ def _normal_dist(mean: float, sd: float) -> np.ndarray:
 
 def _profile(rules: Ruleset) -> str | None:
     try:
-        from callbreak_lab import model
+        from callbreak_lab.bidding import model
 
         return model.profile_of(rules)
     except Exception:
@@ -79,7 +79,7 @@ class Bidder:
             return None
         with self._lock:
             try:
-                from callbreak_lab import model
+                from callbreak_lab.bidding import model
 
                 loaded = model.load_model(profile)
             except Exception as e:  # absent, mismatched or damaged: fall back, say why
@@ -115,7 +115,7 @@ class Bidder:
         the other models and the fallback do not use them."""
         found = self._model(rules)
         if found is not None:
-            from callbreak_lab import model
+            from callbreak_lab.bidding import model
 
             rec = model.recommend_call(
                 hand, seat, rules, model=found[0], earlier_calls=earlier_calls

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from fastapi.responses import JSONResponse
 
-from callbreak_lab import calls
+from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
@@ -117,7 +117,7 @@ def _floats(a: Any) -> list[float]:
 def model_cards() -> dict[str, Any]:
     """Model card summary per profile, or "absent"."""
     try:
-        from callbreak_lab import model
+        from callbreak_lab.bidding import model
     except Exception as e:  # the model module itself cannot load (e.g. scikit-learn missing)
         return {"error": f"{type(e).__name__}: {e}"}
     out: dict[str, Any] = {}
