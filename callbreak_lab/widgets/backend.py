@@ -70,7 +70,9 @@ class Forecaster(Protocol):
     when the person gave the calls of the seats before (a forecaster that cannot use them need
     not accept the keyword unless they are given)."""
 
-    def __call__(self, hand: Hand, seat: int, rules: Ruleset, **kwargs: Any) -> Forecast: ...
+    def __call__(
+        self, hand: Hand, seat: int, rules: Ruleset, earlier_calls: Sequence[int] | None = None
+    ) -> Forecast: ...
 
 
 def _module(name: str, what: str) -> Any:
@@ -113,7 +115,7 @@ def model_forecast(
 ) -> Forecast:
     """The shipped bid model's forecast (``model.recommend_call``) with its floor distribution;
     ``earlier_calls`` reach a call-conditioned model (the source then says so)."""
-    model = _module("model", "the bid model")
+    model = _module("bidding.model", "the bid model")
     try:
         rec = model.recommend_call(hand, seat, rules, earlier_calls=earlier_calls)
     except model.ModelError as exc:
@@ -175,7 +177,7 @@ def simulate_forecast(
 def model_missing(rules: Ruleset) -> str | None:
     """Why the bid model for ``rules`` cannot be loaded, or None when it can."""
     try:
-        model = _module("model", "the bid model")
+        model = _module("bidding.model", "the bid model")
         model.load_model(rules)
     except SourceUnavailable as exc:
         return str(exc)

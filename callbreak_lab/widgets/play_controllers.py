@@ -102,7 +102,9 @@ class PlayLineViewer(_Observable):
         if self.step == 0:
             return None
         prev = self.line.steps[self.step - 1]
-        return None if prev.winner is None else (prev.winner, prev.tricks)
+        if prev.winner is None or prev.tricks is None:
+            return None
+        return prev.winner, prev.tricks
 
     def describe(self) -> str:
         """One plain-words line about the current decision."""

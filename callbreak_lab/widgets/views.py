@@ -6,7 +6,7 @@ button ``cb-card-AS``, the advise button ``cb-advise`` and the suggested call ``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -336,7 +336,7 @@ class DealExplorerView:
         if c.message:
             _set(self.result, "value", _error(c.message))
         elif c.table is not None:
-            play = c.playout or [None] * 4
+            play: Sequence[int | None] = c.playout or [None] * 4
             rows = "".join(
                 f"<tr><td>seat {s}</td><td><b>{v}</b></td><td>{play[s]}</td></tr>"
                 for s, v in enumerate(c.table)
