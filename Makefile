@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless told; CI and these machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test venv lint typecheck pytest clean
+.PHONY: lab test quick venv lint typecheck pytest clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,13 +24,16 @@ lab: $(STAMP)
 ## Install what the tests need and run lint, type checks and the whole test suite.
 test: $(STAMP) lint typecheck browser-deps pytest
 
-lint: $(STAMP)
-	$(BIN)/ruff check callbreak_lab tests benchmarks
-	$(BIN)/ruff format --check callbreak_lab tests benchmarks
+## The developer loop: lint and every test but the slow, browser and notebook ones (under 2 min).
+quick: $(STAMP) lint
+	$(BIN)/python -m pytest -q -m "not slow and not browser and not notebook" $(PYTEST_ARGS)
 
-# The pure library is type-checked strictly enough to catch API drift.
+lint: $(STAMP)
+	$(BIN)/ruff check callbreak_lab tests benchmarks scripts
+	$(BIN)/ruff format --check callbreak_lab tests benchmarks scripts
+
 typecheck: $(STAMP)
-	$(BIN)/mypy callbreak_lab/cards.py callbreak_lab/rules.py callbreak_lab/game.py callbreak_lab/solver
+	$(BIN)/mypy callbreak_lab
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
@@ -45,7 +48,7 @@ app: $(STAMP)
 
 ## Headless Chromium and its driver for tests/test_browser.py (Debian packages, as root; only if missing).
 browser-deps:
-	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver; }
+	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium chromium-driver; }
 
 .PHONY: app browser-deps
 

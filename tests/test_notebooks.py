@@ -38,6 +38,7 @@ def test_notebooks_are_there_and_committed_without_outputs() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.notebook
 @pytest.mark.timeout(LIMIT_S + 60)
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_on_a_fresh_kernel(path: Path) -> None:
