@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -213,11 +212,6 @@ def rules_catalogue() -> dict[str, Any]:
         },
         "variations": "preset+tag, e.g. pagat+must_beat, modern+exact_or_one+min_call=2",
     }
-
-
-def now_ms(t0: float) -> float:
-    """Milliseconds since ``t0`` (a ``time.perf_counter`` value)."""
-    return (time.perf_counter() - t0) * 1000
 
 
 def card_text(c: int) -> str:

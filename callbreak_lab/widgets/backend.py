@@ -147,10 +147,6 @@ def simulate_forecast(
     distribution, their guaranteed tricks the floor.
     """
     simulate = _module("simulate", "the Monte Carlo simulation")
-    if not hasattr(simulate, "monte_carlo"):
-        raise SourceUnavailable(
-            "the Monte Carlo simulation (simulate.monte_carlo) is not there yet"
-        )
     rng = np.random.default_rng(seed)
     sizes = [len(part) for part in np.array_split(np.arange(n), min(chunks, n))]
     playout: list[np.ndarray] = []
@@ -205,10 +201,7 @@ def auto_forecast(
 
 
 def _solver() -> Any:
-    solver = _module("solver", "the double-dummy solver")
-    if not hasattr(solver, "dd_table"):
-        raise SourceUnavailable("the double-dummy solver facade is not there yet")
-    return solver
+    return _module("solver", "the double-dummy solver")
 
 
 def dd_table(deal: Deal, rules: Ruleset) -> list[int]:
