@@ -9,6 +9,8 @@ Traffic goes to 127.0.0.1 only.
     .venv/bin/python benchmarks/service.py                 # 50 clients, closed loop, 20 s each
     .venv/bin/python benchmarks/service.py --rate 10       # 50 clients x 10 req/s, paced
     .venv/bin/python benchmarks/service.py --duration 5    # quicker
+
+``/play`` replays the recorded Bhoos client requests of ``tests/data/bhoos`` (``--play-log``).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ import numpy as np
 
 from callbreak_lab.cards import Deal
 
-PLAY_LOG = Path("/work/shared/clients/bhoos/play_requests.json")
+#: Recorded requests of a real Bhoos-protocol bot client, kept in the repository's test data.
+PLAY_LOG = Path(__file__).resolve().parents[1] / "tests" / "data" / "bhoos" / "play_requests.json"
 
 
 def free_port() -> int:
@@ -83,11 +86,12 @@ def evaluate_bodies(n: int = 5000, seed: int = 1) -> list[dict[str, Any]]:
     return out
 
 
-def play_bodies() -> list[dict[str, Any]]:
-    """The recorded tournament requests (no timeBudget: the 1000 ms default applies)."""
+def play_bodies(path: Path = PLAY_LOG) -> list[dict[str, Any]]:
+    """The recorded tournament requests in ``path`` (no timeBudget: the 1000 ms default
+    applies)."""
     from callbreak_lab.bhoos import read_requests
 
-    return list(read_requests(PLAY_LOG.read_text()))
+    return list(read_requests(path.read_text()))
 
 
 class _Connection:
@@ -205,6 +209,13 @@ def main(argv: list[str] | None = None) -> int:
         help="requests per second per client (0: closed loop, no think time)",
     )
     ap.add_argument("--endpoints", default="evaluate,play")
+    ap.add_argument(
+        "--play-log",
+        type=Path,
+        default=PLAY_LOG,
+        help="Bhoos /play request bodies written back to back (default: the recorded ones in "
+        "tests/data/bhoos)",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
         "--uvicorn", default="", help='extra uvicorn options, e.g. "--http h11 --loop asyncio"'
@@ -219,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         wait_ready(base)
         plans: dict[str, tuple[str, Callable[[], list[dict[str, Any]]]]] = {
             "evaluate": ("/v1/evaluate", evaluate_bodies),
-            "play": ("/play", play_bodies),
+            "play": ("/play", lambda: play_bodies(args.play_log)),
         }
         for name in args.endpoints.split(","):
             path, make = plans[name]
