@@ -1,4 +1,4 @@
-"""Conversion from the Bhoos bot protocol (see /work/shared/clients/bhoos/protocol.md).
+"""Conversion from the Bhoos bot protocol (described in docs/bhoos-protocol.md).
 
 Cards are rank then suit with ``1`` for the ace (``1S``), optionally followed by a deck suffix
 (``1C/0``). A ``history`` entry is ``[start index, [four cards in play order starting from the

@@ -4,7 +4,7 @@ Two kinds of line, both played to the end of the deal from a position:
 
 * ``play_line(position, seat, rules)`` -- the **double-dummy line** for a studied seat: "what can
   I guarantee?". The studied seat plays to maximise its own tricks and the other three play
-  together to minimise them (the paranoid value of RULES.md). Every value shown is the studied
+  together to minimise them (the paranoid value of docs/rules.md). Every value shown is the studied
   seat's trick total for the deal, and it stays constant along the line; its final trick count
   equals the solver's value at the start.
 * ``playout_line(position, rules)`` -- the **self-interested play-out**: "how would this deal

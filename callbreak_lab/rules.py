@@ -1,4 +1,4 @@
-"""Rulesets (the five presets of RULES.md and their variations), legal cards, tricks, scoring.
+"""Rulesets (the five presets of docs/rules.md and their variations), legal cards, tricks, scoring.
 
 The legal-card logic works on masks (no loops over cards) because it runs in hot paths; the
 ``..._with_reasons`` variant adds the human explanation used by annotations and error messages.
@@ -62,7 +62,7 @@ def _plain(x: Any) -> Any:
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One Call Break ruleset: the switches of the RULES.md presets table.
+    """One Call Break ruleset: the switches of the docs/rules.md presets table.
 
     ``target_score`` is in tenths. Variation names: ``replace`` derives a name like
     ``pagat+must_beat`` or ``modern+exact_or_one+min_call=2`` from the preset it starts from, and
@@ -312,7 +312,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 def _legal_mask(
     hand: int, trick: Sequence[int], first_trick: bool, must_beat: int, win_only: int, ban: int
 ) -> int:
-    """The legal-card rule of RULES.md on masks."""
+    """The legal-card rule of docs/rules.md on masks."""
     if not trick:
         if ban and first_trick:
             side = hand & ~SPADE_MASK
@@ -513,7 +513,7 @@ def trick_winner(trick: Sequence[CardLike] | str) -> int:
 
 
 def score(call: int, tricks: int, rules: Ruleset | str) -> int:
-    """Score of one deal in integer tenths: 32 means 3.2 (see the RULES.md scoring table)."""
+    """Score of one deal in integer tenths: 32 means 3.2 (see the docs/rules.md scoring table)."""
     r = _ruleset(rules)
     call, tricks = _plain(call), _plain(tricks)
     r.check_call(call)

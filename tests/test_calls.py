@@ -32,7 +32,7 @@ ALL_RULES = [*PRESETS.values(), EXACT, FLAT, Ruleset.preset("home+min_call=1")]
 
 
 def formula(kind: str, c: int, t: int) -> int:
-    """RULES.md scoring table, written out independently (tenths)."""
+    """The docs/rules.md scoring table, written out independently (tenths)."""
     if kind in ("tenths", "flat"):
         if t < c:
             return -10 * c

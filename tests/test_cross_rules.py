@@ -56,7 +56,7 @@ def random_case(rng: random.Random) -> tuple[frozenset[int], list[int], bool]:
 
 
 def test_presets_match_rules_md() -> None:
-    """The five presets carry the legal-card switches of the RULES.md table."""
+    """The five presets carry the legal-card switches of the docs/rules.md table."""
     for name, (must_beat, void_rule, ban) in PRESET_SWITCHES.items():
         rules = Ruleset.preset(name)
         assert (rules.must_beat, rules.void_rule, rules.first_trick_spade_ban) == (
@@ -112,7 +112,7 @@ def test_legal_cards_presets_by_name() -> None:
 
 
 def test_seed_examples_through_foundation() -> None:
-    """The RULES.md worked examples, through the foundation (reference verified separately)."""
+    """The docs/rules.md worked examples, through the foundation (reference verified separately)."""
     modern, strict, online = (Ruleset.preset(n) for n in ("modern", "strict", "online"))
     c = ref.parse_card
     assert {int(x) for x in modern.legal_cards([c("3H"), c("KH")], [c("5H"), c("QH")])} == {c("KH")}

@@ -1,4 +1,4 @@
-"""Sanity tests of the brute-force reference itself (tests/reference), from RULES.md alone."""
+"""Sanity tests of the brute-force reference itself (tests/reference), from the rules alone."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ H = ref.cards
 ALL_VOID = ("strict", "win_only")
 
 
-# --- worked examples of RULES.md / the seeds, through legal() -------------------------------
+# --- worked examples of docs/rules.md (from the rules documents), through legal() ----------
 
 
 @pytest.mark.parametrize("void_rule", ALL_VOID)

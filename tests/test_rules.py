@@ -1,4 +1,4 @@
-"""Rulesets, legal cards (every worked example of RULES.md and the seeds), tricks, scoring."""
+"""Rulesets, legal cards (every worked example of docs/rules.md), tricks, scoring."""
 
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ def cards(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
 
 
-# --- an independent, literal reading of RULES.md ("Legal cards") ---------------------------------
+# --- an independent, literal reading of docs/rules.md ("Legal cards") ----------------------------
 
 
 def ref_legal(
     hand: set[int], trick: Sequence[int], first: bool, must_beat: bool, void_rule: str, ban: bool
 ) -> set[int]:
-    """Plain set version of the RULES.md legal-card rules, for property tests."""
+    """Plain set version of the docs/rules.md legal-card rules, for property tests."""
     if not trick:
         if ban and first and any(c // 13 != 3 for c in hand):
             return {c for c in hand if c // 13 != 3}
@@ -73,7 +73,7 @@ def ref_winner(trick: Sequence[int]) -> int:
 
 
 def ref_score(call: int, t: int, scoring: str) -> float:
-    """Scores as the RULES.md table states them, in points (not tenths)."""
+    """Scores as the docs/rules.md table states them, in points (not tenths)."""
     if scoring == "tenths":
         return call + 0.1 * (t - call) if t >= call else -call
     if scoring == "flat":

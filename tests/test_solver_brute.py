@@ -1,5 +1,5 @@
 """Helpers for the solver tests (no tests here): a deliberately plain exhaustive minimax (no
-pruning, no table, no card equivalence) with its own legal-card rules written from RULES.md."""
+pruning, no table, no card equivalence) with its own legal-card rules written from docs/rules.md."""
 
 from __future__ import annotations
 

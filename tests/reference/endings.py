@@ -25,7 +25,7 @@ SWITCHES: list[tuple[bool, str, bool]] = list(
     product((True, False), ("strict", "win_only"), (False, True))
 )
 
-#: The preset profiles of RULES.md: name -> (must_beat, void_rule, first_trick_spade_ban).
+#: The preset profiles of docs/rules.md: name -> (must_beat, void_rule, first_trick_spade_ban).
 PRESET_SWITCHES: dict[str, tuple[bool, str, bool]] = {
     "modern": (True, "strict", False),
     "strict": (True, "strict", True),

@@ -49,7 +49,7 @@ def tie_key(card: int) -> int:
 
 
 def is_trumped(trick: Sequence[int]) -> bool:
-    """RULES.md: '"Trumped" means a spade lies in a trick whose led suit is not spades'."""
+    """The rules brief: '"Trumped" means a spade lies in a trick whose led suit is not spades'."""
     return bool(trick) and suit(trick[0]) != SPADES and any(suit(c) == SPADES for c in trick)
 
 
@@ -126,7 +126,7 @@ def legal(
 def winner(trick: Sequence[int]) -> int:
     """Index in ``trick`` of the winning card.
 
-    RULES.md: "A trick is won by the highest spade in it, or, with no spade, by the highest card
+    The rules brief: "A trick is won by the highest spade in it, or, with no spade, by the highest card
     of the suit led."
     """
     if not trick:
