@@ -126,8 +126,8 @@ def legal(
 def winner(trick: Sequence[int]) -> int:
     """Index in ``trick`` of the winning card.
 
-    The rules brief: "A trick is won by the highest spade in it, or, with no spade, by the highest card
-    of the suit led."
+    The rules brief: "A trick is won by the highest spade in it, or, with no spade, by the
+    highest card of the suit led."
     """
     if not trick:
         raise ValueError("empty trick has no winner")
