@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from callbreak_lab import __version__, calls
+from callbreak_lab import __version__
+from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
