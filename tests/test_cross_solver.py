@@ -26,6 +26,8 @@ from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
+pytestmark = pytest.mark.slow  # solves against the reference minimax: about 30 s
+
 #: Endings per profile (9 profiles).
 ENDINGS_PER_PROFILE = 220
 

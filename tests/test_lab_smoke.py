@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts JupyterLab: about a minute
+
 REPO = Path(__file__).resolve().parents[1]
 
 

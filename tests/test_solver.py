@@ -23,13 +23,11 @@ from callbreak_lab.solver._consts import (
     N_OPTS,
     OPT_QUICK,
     OPT_SIBLING,
-    ST_NODES,
-    ST_SIBLING_SKIPS,
-    ST_TT_STORES,
     default_opts,
 )
 from callbreak_lab.solver._engine import Engine, split_masks
 from callbreak_lab.solver._moves import lead_replies
+from callbreak_lab.solver._stats import Counters
 from callbreak_lab.solver._table import (
     DEEP,
     TOPK,
@@ -74,6 +72,7 @@ def test_values_match_exhaustive_minimax(seed: int) -> None:
             assert got == want, (hands, trick, leader, t, mb, vr)
 
 
+@pytest.mark.slow
 def test_values_match_on_five_card_endings() -> None:
     for hands, trick, leader, mb, vr in _endings(99, 3, (5,)):
         root = _root(hands, trick, leader, mb, vr, 0)
@@ -82,6 +81,7 @@ def test_values_match_on_five_card_endings() -> None:
             assert api.value_of(root, t) == want, (hands, trick, leader, t, mb, vr)
 
 
+@pytest.mark.slow
 def test_first_trick_spade_ban() -> None:
     rng = random.Random(7)
     checked = 0
@@ -123,8 +123,8 @@ def test_sibling_skipping_fires_and_keeps_values() -> None:
             want = brute.value([set(h) for h in hands], list(trick), leader, t, mb, vr, 0)
             assert api.value_of(root, t, on) == want, (hands, trick, leader, t, mb, vr)
             assert api.value_of(root, t, off) == want
-    assert on.stats[ST_SIBLING_SKIPS] > 100
-    assert off.stats[ST_SIBLING_SKIPS] == 0
+    assert on.counters().sibling_skips > 100
+    assert off.counters().sibling_skips == 0
 
 
 def _cards(text: str) -> list[int]:
@@ -149,13 +149,14 @@ def test_a_fixed_trick_winner_and_the_spade_margin_settle_a_probe_at_once(mb: in
         root = _root(hands, cards, leader, mb, vr, 0)
         eng = Engine(log2_slots=14)
         assert eng.at_least(root, 0, k)
-        assert eng.stats[ST_NODES] == 1
+        assert eng.counters().nodes == 1
         without = Engine(log2_slots=14, opts=off)
         assert without.at_least(root, 0, k)
-        assert without.stats[ST_NODES] > 1
+        assert without.counters().nodes > 1
         assert api.value_of(root, 0, eng) == want
 
 
+@pytest.mark.slow
 def test_all_switches_off_and_tiny_table() -> None:
     eng = Engine(log2_slots=6, opts=np.zeros(N_OPTS, dtype=np.int64))
     for hands, trick, leader, mb, vr in _endings(200, 40, (2, 3, 4)):
@@ -265,8 +266,8 @@ def test_suit_codes_carried_across_a_trick_equal_recomputed_ones(seed: int, tric
 def test_entries_are_found_at_both_hashing_levels() -> None:
     # an entry whose pattern holds the top DEEP cards of every suit is filed in the deep chain,
     # a shallower one in the TOPK chain; a lookup of either position finds it
-    keys, info, gens, fps = new_table(16)
-    nslots = gens.shape[0]
+    table = new_table(16)
+    nslots = table.gens.shape[0]
     deep_seen_shallow = 0
     for seed in range(40):
         hands = split_masks([h.mask for h in Deal.random(seed).hands])
@@ -275,11 +276,11 @@ def test_entries_are_found_at_both_hashing_levels() -> None:
         w0 = length_word(hands, seed % 4)
         deep = seed % 2 == 1
         rel = (1 << 52) - 1 if deep else 1 << 51  # every card, or the ace of spades alone
-        tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, rel, 13, 5, 13, -1)
+        tt_store(table, 1, w0, 2, 3, codes, hands, rel, 13, 5, 13, -1)
         found = {}
         for level in (TOPK, DEEP):
             base, fp = bucket_of(w0, 2 * 4 + 3, codes, nslots, level)
-            found[level] = int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0])
+            found[level] = int(tt_lookup(table, base, fp, w0, 2, 3, codes, 5)[0])
         assert found[DEEP if deep else TOPK] == 1, seed
         deep_seen_shallow += deep and found[TOPK] == 1
     # a deep entry is in the TOPK scan only when both chains share a block of buckets (1 in 16)
@@ -302,8 +303,8 @@ def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:
         for t in range(4):
             want = api.value_of(root, t, roomy)
             assert api.value_of(root, t, tiny) == want, (hands, trick, leader, t, mb, vr)
-    assert (tiny.gens > 0).all()
-    assert tiny.stats[ST_TT_STORES] > 2 * tiny.gens.size
+    assert (tiny.table.gens > 0).all()
+    assert tiny.counters().tt_stores > 2 * tiny.table.gens.size
 
 
 def test_a_table_past_its_fill_limit_is_emptied_before_the_next_search() -> None:
@@ -319,9 +320,9 @@ def test_a_table_past_its_fill_limit_is_emptied_before_the_next_search() -> None
             assert api.value_of(root, t, emptied) == want, (hands, trick, leader, t, mb, vr)
     assert emptied.clears > 0
     assert kept.clears == 0
-    assert (kept.gens > 0).all()
+    assert (kept.table.gens > 0).all()
     emptied.clear()
-    assert not emptied.fps.any() and not emptied.gens.any()
+    assert not emptied.table.fps.any() and not emptied.table.gens.any()
 
 
 def test_a_new_deal_empties_the_table_and_the_same_deal_keeps_it() -> None:
@@ -333,14 +334,14 @@ def test_a_new_deal_empties_the_table_and_the_same_deal_keeps_it() -> None:
     eng = Engine(log2_slots=16, max_fill=1.0)  # 1,024 stores: a new deal empties the table
     first = Position(Deal.random(31), "modern")
     values = [api.value_of(api.make_root(first), t, eng) for t in range(4)]
-    assert eng.stats[ST_TT_STORES] > 1024 and eng.deal_clears == 0
+    assert eng.counters().tt_stores > 1024 and eng.deal_clears == 0
     later = first.copy()
     for _ in range(6):  # a trick and a half later: the same deal
         later.play(later.legal_cards().lowest())
-    filled = int(np.count_nonzero(eng.fps.view(np.uint8)))
+    filled = int(np.count_nonzero(eng.table.fps.view(np.uint8)))
     api.value_of(api.make_root(later), 0, eng)
     assert eng.deal_clears == 0
-    assert int(np.count_nonzero(eng.fps.view(np.uint8))) >= filled
+    assert int(np.count_nonzero(eng.table.fps.view(np.uint8))) >= filled
     other = Position(Deal.random(32), "modern")
     got = [api.value_of(api.make_root(other), t, eng) for t in range(4)]
     assert eng.deal_clears == 1
@@ -378,6 +379,29 @@ def test_two_threads_on_one_table_give_the_same_values() -> None:
             assert api.value_of(root, t, two) == want, (hands, trick, leader, t, mb, vr)
     helper = two._helper
     assert helper is not None and helper.joined > 0
+
+
+def test_the_named_counters_agree_with_each_other_and_add_the_helpers() -> None:
+    """``Engine.counters``: each breakdown sums to its total (so every name reads its own slots
+    of the stats array), and with two threads the helper thread's counts are added."""
+    one, two = _one_and_two(helper_delay=0.0, helper_min_left=0)
+    for hands, trick, leader, mb, vr in _endings(306, 12, (6, 7)):
+        root = _root(hands, trick, leader, mb, vr, 0)
+        for t in range(4):
+            assert api.value_of(root, t, two) == api.value_of(root, t, one)
+    c = one.counters()
+    assert c.probes > 0 and c.nodes > int(c.by_tricks_left.sum()) > 0
+    assert int(c.stores_by_kind.sum()) == c.tt_stores > 0
+    for i in (0, 1):  # all cutoffs, those on the first move
+        by_seat = c.cutoffs_by_position[:, :, i].sum(axis=0)
+        assert by_seat.tolist() == c.cutoffs[:, i].tolist()
+    assert (c.cutoffs[:, 1] <= c.cutoffs[:, 0]).all() and c.cutoffs.sum() > 0
+    assert c.tt_hits > 0 and c.quick_cuts > 0 and c.sibling_skips > 0
+    helper = two._helper
+    assert helper is not None and helper.joined > 0
+    own = two.counters(helper=False)
+    assert two.counters().nodes == own.nodes + Counters(helper.stats).nodes
+    assert own.nodes == Counters(two.stats).nodes
 
 
 def test_the_helpers_value_is_used_when_it_finishes_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -485,21 +509,22 @@ def test_a_failing_search_in_a_list_raises_and_the_engine_recovers(
 def test_a_torn_table_entry_reads_as_a_miss_and_is_rewritten() -> None:
     """An entry whose data no longer agrees with its check word (as when another thread was
     writing it) is never believed; storing the same key again writes it afresh."""
-    keys, info, gens, fps = new_table(16)
-    nslots = gens.shape[0]
+    table = new_table(16)
+    info = table.info
+    nslots = table.gens.shape[0]
     hands = split_masks([h.mask for h in Deal.random(7).hands])
     codes = np.zeros(4, dtype=np.int64)
     suit_codes(hands, codes)
     w0 = length_word(hands, 1)
     base, fp = bucket_of(w0, 2 * 4 + 3, codes, nslots, TOPK)
-    tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, 1 << 51, 13, 5, 13, -1)
-    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == 1
+    tt_store(table, 1, w0, 2, 3, codes, hands, 1 << 51, 13, 5, 13, -1)
+    assert int(tt_lookup(table, base, fp, w0, 2, 3, codes, 5)[0]) == 1
     slot = int(np.flatnonzero(info[1])[0])
     info[0, slot] ^= 0b1010  # another lower bound, the check not yet written
-    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == -1
-    tt_store(keys, info, gens, fps, 1, nslots, w0, 2, 3, codes, hands, 1 << 51, 13, 4, 13, -1)
-    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 4)[0]) == 1
-    assert int(tt_lookup(keys, info, fps, base, fp, w0, 2, 3, codes, 5)[0]) == -1
+    assert int(tt_lookup(table, base, fp, w0, 2, 3, codes, 5)[0]) == -1
+    tt_store(table, 1, w0, 2, 3, codes, hands, 1 << 51, 13, 4, 13, -1)
+    assert int(tt_lookup(table, base, fp, w0, 2, 3, codes, 4)[0]) == 1
+    assert int(tt_lookup(table, base, fp, w0, 2, 3, codes, 5)[0]) == -1
     assert np.count_nonzero(info[1]) == 1  # the same slot, rewritten
 
 

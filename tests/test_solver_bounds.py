@@ -23,6 +23,8 @@ from callbreak_lab.solver._bounds import (
 from callbreak_lab.solver._consts import ABOVE, HI, POP
 from callbreak_lab.solver._engine import split_masks
 
+pytestmark = pytest.mark.slow  # brute-force bound checks: minutes in all
+
 SWITCHES = [(mb, vr) for mb in (True, False) for vr in ("strict", "win_only")]
 
 
