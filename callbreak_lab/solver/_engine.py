@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ._consts import N_STATS, OPT_REVERSE, POP, ST_TT_STORES, default_opts
+from ._consts import N_STATS, OPT_REVERSE, POP, default_opts
 from ._moves import beats
-from ._search import new_workspace, probe
+from ._search import Problem, Run, new_workspace, probe
+from ._stats import Counters
 from ._table import new_table
 from ._threads import (
     CHILDREN_FIRST_LEFT,
@@ -86,10 +87,10 @@ class Engine:
             raise ValueError(f"max_fill must be in (0, 1] or None, got {max_fill!r}")
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, got {threads!r}")
-        self.keys, self.info, self.gens, self.fps = new_table(log2_slots)
+        self.table = new_table(log2_slots)
         self.max_fill = max_fill
         self.clears = 0  # times the table was emptied to make room
-        self.pl, self.mv, self.tc, self.scratch = new_workspace()
+        self.ws = new_workspace()  # the engine's own thread's stack
         self.opts = default_opts() if opts is None else np.asarray(opts, dtype=np.int64)
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.gen = 1
@@ -112,15 +113,15 @@ class Engine:
         """Mark the entries stored so far as older (preferred victims for replacement)."""
         self.gen += 1
         if self.gen > _MAX_GEN:
-            self.gens[:] = np.minimum(self.gens, 1)
+            self.table.gens[:] = np.minimum(self.table.gens, 1)
             self.gen = 2
 
     def clear(self) -> None:
         """Forget every table entry: a slot whose fingerprint byte is 0 is empty (lookups and
         stores read nothing else of it first), so zeroing the 2 MB of fingerprints empties the
         table (the keys and data, about 80 MB, are overwritten as slots fill again)."""
-        self.gens[:] = 0
-        self.fps[:] = 0
+        self.table.gens[:] = 0
+        self.table.fps[:] = 0
         self.gen = 1
         self._stores_at_check = self._stores_at_clear = self._stores()
 
@@ -149,15 +150,24 @@ class Engine:
         stores = self._stores()
         if stores < self._stores_at_clear:  # the caller reset the statistics
             self._stores_at_clear = 0
-        if stores - self._stores_at_clear > self.gens.shape[0] * self.new_deal_share:
+        if stores - self._stores_at_clear > self.table.gens.shape[0] * self.new_deal_share:
             self.clear()
             self.deal_clears += 1
 
+    def counters(self, helper: bool = True) -> Counters:
+        """The statistics counters by name: the engine's own thread's and, with ``helper``,
+        its helper thread's added (a copy then)."""
+        own = Counters(self.stats)
+        if not helper or self._helper is None:
+            return own
+        return own + Counters(self._helper.stats)
+
     def _stores(self) -> int:
-        """Table stores so far, the helper thread's included."""
-        n = int(self.stats[ST_TT_STORES])
+        """Table stores so far, the helper thread's included (before every search: no sum of
+        the whole arrays)."""
+        n = Counters(self.stats).tt_stores
         if self._helper is not None:
-            n += int(self._helper.stats[ST_TT_STORES])
+            n += Counters(self._helper.stats).tt_stores
         return n
 
     def _make_room(self) -> None:
@@ -182,7 +192,7 @@ class Engine:
         entries, and one that starts in a table already half full ends in full chains."""
         if self.max_fill is None:
             return
-        nslots = self.gens.shape[0]
+        nslots = self.table.gens.shape[0]
         limit = int(nslots * self.max_fill)
         stores = self._stores()
         if stores < self._stores_at_check:  # the caller reset the statistics
@@ -190,7 +200,7 @@ class Engine:
         if stores - self._stores_at_check < limit:
             return
         self._stores_at_check = stores
-        if np.count_nonzero(self.fps.view(np.uint8)) > limit:
+        if np.count_nonzero(self.table.fps.view(np.uint8)) > limit:
             self.clear()
             self.clears += 1
 
@@ -223,13 +233,14 @@ class Engine:
         self.note_deal(held_cards(masks, trick, leader))
         lo_ = 0 if lo is None else lo
         hi_ = left if hi is None else hi
-        g = -1 if guess is None else guess  # -1: the search picks its first probe
-        h = np.array(hands, dtype=np.int64)
-        # the trick's cards are written into each thread's stack by ``search``
-        return (h, np.array(trick, dtype=np.int64), pos, leader, target, mb, vr, ban, lo_, hi_, g)
-
-    def _ws(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return (self.tc, self.pl, self.mv, self.scratch)
+        return Job(
+            hands=np.array(hands, dtype=np.int64),
+            trick=np.array(trick, dtype=np.int64),
+            problem=_problem(pos, leader, target, mb, vr, ban),
+            lo=lo_,
+            hi=hi_,
+            guess=-1 if guess is None else guess,  # -1: the search picks its first probe
+        )
 
     def _helper_thread(self) -> Helper:
         if self._helper is None:
@@ -239,9 +250,8 @@ class Engine:
     def _wants_helper(self, args: Job) -> bool:
         """Two threads and a search big enough to share (``helper_min_left`` tricks left:
         smaller ones end before the helper could start)."""
-        h, trick, leader = args[0], args[1], args[3]
-        mover = (leader + len(trick)) % 4
-        left = int(sum(POP[h[mover, s]] for s in range(4)))
+        mover = (args.problem.leader + args.problem.pos) % 4
+        left = int(sum(POP[args.hands[mover, s]] for s in range(4)))
         return self.threads > 1 and left >= self.helper_min_left
 
     def value_of_job(self, args: Job) -> int:
@@ -254,7 +264,7 @@ class Engine:
             helper = self._helper_thread()
             helper.offer(job, args)
         try:
-            v = search(self, self.ctl, job, args, self._ws(), self.opts, self.stats)
+            v = search(self, self.ctl, job, args, self.ws, self.opts, self.stats)
         except BaseException:  # (an interrupt) a helper on the same search stops too
             self._finish(job)
             raise
@@ -274,7 +284,7 @@ class Engine:
         self._make_room()
         pool = Pool(todo)
         self._helper_thread().offer_pool(pool)
-        pool.work(self, self._ws(), self.opts, self._reverse, self.stats)  # raises on failure
+        pool.work(self, self.ws, self.opts, self._reverse, self.stats)  # raises on failure
         found = iter(pool.wait())
         return [0 if j is None else next(found) for j in jobs]
 
@@ -302,38 +312,21 @@ class Engine:
         self._make_room()
         self.new_generation()
         for i, c in enumerate(root.trick):
-            self.tc[i] = c
+            self.ws.tc[i] = c
         mb, vr, _ = root.flags
-        h = split_masks(root.masks)
+        problem = _problem(len(root.trick), root.leader, target, mb, vr, root.ban)
         job = self._start()
-        res = bool(
-            probe(
-                h,
-                self.tc,
-                len(root.trick),
-                root.leader,
-                target,
-                k,
-                mb,
-                vr,
-                root.ban,
-                self.pl,
-                self.mv,
-                self.scratch,
-                self.keys,
-                self.info,
-                self.gens,
-                self.fps,
-                self.gen,
-                self.opts,
-                self.stats,
-                self.ctl,
-                job,
-            )
-            == 1
-        )
+        run = Run(opts=self.opts, stats=self.stats, ctl=self.ctl, job=job, gen=self.gen)
+        res = probe(split_masks(root.masks), problem, k, self.ws, self.table, run) == 1
         self._finish(job)
-        return res
+        return bool(res)
+
+
+def _problem(pos: int, leader: int, target: int, mb: int, vr: int, ban: int) -> Problem:
+    """A search's ``Problem``, every field a Python int (so numba always sees the one type)."""
+    return Problem(
+        pos=int(pos), leader=int(leader), target=int(target), mb=int(mb), vr=int(vr), ban=int(ban)
+    )
 
 
 def trick_winner_cards(cards: Sequence[int], leader: int) -> int:

@@ -8,6 +8,8 @@ exact value.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ._bounds import first_guess, others_of, quick_bounds, spade_margin
@@ -80,17 +82,49 @@ _RETURN = 2
 _ALL = (1 << 52) - 1
 
 
-def new_workspace() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-ply stack arrays: (pl, mv, tc, scratch)."""
-    pl = np.zeros((MAXPLY, N_FIELDS), dtype=np.int64)
-    mv = np.zeros((MAXPLY, 16), dtype=np.int64)
-    tc = np.zeros(MAXPLY + 4, dtype=np.int64)
-    scratch = np.zeros((4, 16), dtype=np.int64)
-    return pl, mv, tc, scratch
+class Workspace(NamedTuple):
+    """One search thread's stack (each thread searches with its own, ``new_workspace``)."""
+
+    pl: np.ndarray  # int64[MAXPLY, N_FIELDS]: the per-ply fields (``F_*`` columns)
+    mv: np.ndarray  # int64[MAXPLY, 16]: each ply's moves in the order they are tried
+    tc: np.ndarray  # int64[MAXPLY + 4]: cards played, from the root trick's first card on
+    scratch: np.ndarray  # int64[4, 16]: move generation's rows (legal, live, scores, spare)
+
+
+class Problem(NamedTuple):
+    """What a search is about: the root position's scalars (its hands and trick cards travel
+    as arrays) and the seat whose tricks are counted."""
+
+    pos: int  # cards already in the trick in progress (``tc[:pos]``)
+    leader: int  # the seat that led it
+    target: int
+    mb: int  # must_beat 0/1
+    vr: int  # void_rule 0 strict, 1 win_only
+    ban: int  # 1: the first-trick spade ban applies to the lead at the root
+
+
+class Run(NamedTuple):
+    """One thread's settings and bookkeeping for one search."""
+
+    opts: np.ndarray  # int64[N_OPTS]: technique switches (``OPT_*``)
+    stats: np.ndarray  # int64[N_STATS]: counters the search adds to (``ST_*``)
+    ctl: np.ndarray  # int64[1]: the search runs while ``ctl[0] == job``
+    job: int  # the search's number
+    gen: int  # the table generation its stores are marked with
+
+
+def new_workspace() -> Workspace:
+    """An empty stack."""
+    return Workspace(
+        pl=np.zeros((MAXPLY, N_FIELDS), dtype=np.int64),
+        mv=np.zeros((MAXPLY, 16), dtype=np.int64),
+        tc=np.zeros(MAXPLY + 4, dtype=np.int64),
+        scratch=np.zeros((4, 16), dtype=np.int64),
+    )
 
 
 @kernel
-def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, fps, gen, stats):
+def _store(hands, pl, p, r, card, rel, target, fl, table, gen, stats):
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
     if base < 0:
@@ -111,60 +145,37 @@ def _store(hands, pl, p, r, card, rel, target, fl, keys, info, gens, fps, gen, s
     else:
         lo = 0
         hi = need - 1
-    tt_store(
-        keys,
-        info,
-        gens,
-        fps,
-        gen,
-        gens.shape[0],
-        pl[p, F_W0],
-        fl,
-        target,
-        codes,
-        hands,
-        rel,
-        left,
-        lo,
-        hi,
-        best,
-    )
+    tt_store(table, gen, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best)
     stats[ST_TT_STORES] += 1
     stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
 @kernel
-def probe(
-    hands,
-    tc,
-    root_pos,
-    root_leader,
-    target,
-    k,
-    mb,
-    vr,
-    ban_root,
-    pl,
-    mv,
-    scratch,
-    keys,
-    info,
-    gens,
-    fps,
-    gen,
-    opts,
-    stats,
-    ctl,
-    job,
-):
-    """1 when the target can take at least ``k`` of the remaining tricks, else 0; -1 when
-    stopped: ``ctl[0]`` no longer equals ``job`` (another thread finished the search first).
+def probe(hands, problem, k, ws, table, run):
+    """1 when ``problem.target`` can take at least ``k`` of the remaining tricks, else 0; -1 when
+    stopped: ``run.ctl[0]`` no longer equals ``run.job`` (another thread finished the search
+    first).
 
     ``hands`` (int64[4, 4] suit masks) is modified during the search and restored on return
-    (not when stopped). ``tc[:root_pos]`` are the cards already in the current trick, led by
-    ``root_leader``. ``opts[OPT_REVERSE]``: the other seats' moves are tried in reverse order at
-    the first plies (a helper thread's search, see ``Engine``).
+    (not when stopped). ``ws.tc[:problem.pos]`` are the cards already in the current trick, led
+    by ``problem.leader``. ``run.opts[OPT_REVERSE]``: the other seats' moves are tried in reverse
+    order at the first plies (a helper thread's search, see ``Engine``).
     """
+    root_pos = problem.pos
+    root_leader = problem.leader
+    target = problem.target
+    mb = problem.mb
+    vr = problem.vr
+    ban_root = problem.ban
+    pl = ws.pl
+    mv = ws.mv
+    tc = ws.tc
+    scratch = ws.scratch
+    opts = run.opts
+    stats = run.stats
+    ctl = run.ctl
+    job = run.job
+    gen = run.gen
     use_tt = opts[OPT_TT]
     use_quick = opts[OPT_QUICK]
     use_equiv = opts[OPT_EQUIV]
@@ -176,7 +187,7 @@ def probe(
     use_sibling = opts[OPT_SIBLING] and use_part
     reverse = opts[OPT_REVERSE]
     fl = mb * 2 + vr
-    nslots = gens.shape[0]
+    nslots = table.gens.shape[0]
     legal = scratch[0]
     live = scratch[1]
     scores = scratch[2]
@@ -255,12 +266,10 @@ def probe(
                     w0 = length_word(hands, leader)
                     tf = fl * 4 + target
                     base, fp = bucket_of(w0, tf, codes, nslots, TOPK)
-                    res, ent = tt_lookup(keys, info, fps, base, fp, w0, fl, target, codes, need)
+                    res, ent = tt_lookup(table, base, fp, w0, fl, target, codes, need)
                     if res < 0:  # the deep entries' chain (``_table.DEEP``)
                         base, fp = bucket_of(w0, tf, codes, nslots, DEEP)
-                        res2, ent2 = tt_lookup(
-                            keys, info, fps, base, fp, w0, fl, target, codes, need
-                        )
+                        res2, ent2 = tt_lookup(table, base, fp, w0, fl, target, codes, need)
                         if res2 >= 0 or ent < 0:
                             res = res2
                             ent = ent2
@@ -388,7 +397,7 @@ def probe(
                 rel = pl[p, F_REL] | pl[p, F_AMARK]
                 if not use_part:
                     rel = _ALL
-                _store(hands, pl, p, r, -1, rel, target, fl, keys, info, gens, fps, gen, stats)
+                _store(hands, pl, p, r, -1, rel, target, fl, table, gen, stats)
                 mode = _RETURN
         else:
             if p == 0:
@@ -415,7 +424,7 @@ def probe(
                 pl[p, F_KILL if mover == target else F_KILL2] = c + 1
                 if not use_part:
                     rel = _ALL
-                _store(hands, pl, p, r, c, rel, target, fl, keys, info, gens, fps, gen, stats)
+                _store(hands, pl, p, r, c, rel, target, fl, table, gen, stats)
             else:
                 s = c // 13
                 mine = hands[mover, s]
@@ -433,45 +442,29 @@ def probe(
 
 
 @kernel
-def solve_root(
-    hands,
-    tc,
-    root_pos,
-    root_leader,
-    target,
-    mb,
-    vr,
-    ban_root,
-    lo,
-    hi,
-    guess,
-    pl,
-    mv,
-    scratch,
-    keys,
-    info,
-    gens,
-    fps,
-    gen,
-    opts,
-    stats,
-    ctl,
-    job,
-):
+def solve_root(hands, problem, lo, hi, guess, ws, table, run):
     """Exact value in ``[lo, hi]`` (bounds known to hold) by null-window probes; -1 when
-    stopped (``probe``'s ``ctl`` and ``job``).
+    stopped (``probe``'s ``run.ctl`` and ``run.job``).
 
     With ``opts[OPT_MTD]`` the probes walk from ``guess`` (MTD(f)); otherwise they bisect. A
     negative ``guess`` asks for one: the estimate ``first_guess`` at a trick boundary (with
     ``opts[OPT_GUESS]``), else the upper bound.
     """
+    root_pos = problem.pos
+    root_leader = problem.leader
+    target = problem.target
+    mb = problem.mb
+    vr = problem.vr
+    ban_root = problem.ban
+    opts = run.opts
+    pl = ws.pl
     # killers left by an earlier solve (another seat or deal) mislead more often than not: over
     # 216 seat-solves, starting without them and with the estimate kept the nodes (257.2 M ->
     # 257.0 M) and cut the median 220 K -> 166 K
     pl[:, F_KILL] = 0
     pl[:, F_KILL2] = 0
     use_bounds = opts[OPT_QUICK] and ban_root == 0  # the bounds assume a free lead
-    spare = scratch[3]
+    spare = ws.scratch[3]
     want_guess = guess < 0 and opts[OPT_GUESS]
     if root_pos == 0 and (use_bounds or want_guess):
         left = 0
@@ -496,29 +489,7 @@ def solve_root(
                 kk = hi
         else:
             kk = (lo + hi + 1) // 2
-        res = probe(
-            hands,
-            tc,
-            root_pos,
-            root_leader,
-            target,
-            kk,
-            mb,
-            vr,
-            ban_root,
-            pl,
-            mv,
-            scratch,
-            keys,
-            info,
-            gens,
-            fps,
-            gen,
-            opts,
-            stats,
-            ctl,
-            job,
-        )
+        res = probe(hands, problem, kk, ws, table, run)
         if res < 0:
             return -1
         if res == 1:

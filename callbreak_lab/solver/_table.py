@@ -44,6 +44,8 @@ the rest is memory latency), ``Deal.random(100..109)`` x modern/home 77.1 -> 69.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ._consts import HI, POP, kernel
@@ -84,15 +86,25 @@ _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
 
 
-def new_table(log2_slots: int = 21) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Allocate an empty table of ``2**log2_slots`` slots (keys, info, generations, fingerprint
-    words); at least one spill chain of buckets (``WAYS * SPILL`` slots)."""
+class Table(NamedTuple):
+    """The table's arrays (the layout above), one argument of the kernels; ``n`` slots."""
+
+    keys: np.ndarray  # int64[3, n]: w0, w1, w2 of each slot
+    info: np.ndarray  # int64[2, n]: packed data, check word
+    gens: np.ndarray  # int32[n]: the generation that stored the slot
+    fps: np.ndarray  # int64[n // 8]: fingerprint bytes, eight to a word
+
+
+def new_table(log2_slots: int = 21) -> Table:
+    """Allocate an empty table of ``2**log2_slots`` slots; at least one spill chain of buckets
+    (``WAYS * SPILL`` slots)."""
     n = max(1 << log2_slots, WAYS * SPILL)
-    keys = np.zeros((3, n), dtype=np.int64)
-    info = np.zeros((2, n), dtype=np.int64)
-    gens = np.zeros(n, dtype=np.int32)
-    fps = np.zeros(n // 8, dtype=np.int64)
-    return keys, info, gens, fps
+    return Table(
+        keys=np.zeros((3, n), dtype=np.int64),
+        info=np.zeros((2, n), dtype=np.int64),
+        gens=np.zeros(n, dtype=np.int32),
+        fps=np.zeros(n // 8, dtype=np.int64),
+    )
 
 
 #: byte lanes of a fingerprint word: 0x0101...01 and 0x8080...80 (as a signed int64)
@@ -281,7 +293,7 @@ def _matches(k1, k2, f1, f2, codes):
 
 
 @kernel
-def tt_lookup(keys, info, fps, base, fp, w0, f1, f2, codes, need):
+def tt_lookup(table, base, fp, w0, f1, f2, codes, need):
     """Scan a bucket: (1, data) if an entry proves >= need, (0, data) if one proves < need,
     else (-1, data of an entry with a best lead or -1); ``data`` is the entry's packed word.
 
@@ -290,6 +302,9 @@ def tt_lookup(keys, info, fps, base, fp, w0, f1, f2, codes, need):
     into the next bucket of its chain (``base ^ (j * WAYS)``, ``j < SPILL``), scanned in turn.
     Slots are visited in order, eight fingerprints a word; only the group's are read, and an
     entry is believed only when its check word agrees with the keys and data read."""
+    keys = table.keys
+    info = table.info
+    fps = table.fps
     hint = -1
     pat = fp * _LANES_LO
     for j in range(SPILL):
@@ -340,26 +355,15 @@ def entry_marks(d, hands):
 
 
 @kernel
-def tt_store(
-    keys,
-    info,
-    gens,
-    fps,
-    gen,
-    nslots,
-    w0,
-    f1,
-    f2,
-    codes,
-    hands,
-    rel,
-    left,
-    lower,
-    upper,
-    best,
-):
+def tt_store(table, gen, w0, f1, f2, codes, hands, rel, left, lower, upper, best):
     """Store bounds for every position agreeing on the cards at or above the relevant ones, in
-    the chain of the deepest hashing level the pattern covers."""
+    the chain of the deepest hashing level the pattern covers (``gen``: the search's
+    generation)."""
+    keys = table.keys
+    info = table.info
+    gens = table.gens
+    fps = table.fps
+    nslots = gens.shape[0]
     k1 = f1 << 60
     k2 = f2 << 60
     kk = TOPK

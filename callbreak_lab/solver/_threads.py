@@ -14,12 +14,12 @@ import threading
 import time
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ._consts import N_STATS, OPT_REVERSE
-from ._search import new_workspace, solve_root
+from ._search import Problem, Run, Workspace, new_workspace, solve_root
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -35,11 +35,18 @@ CHILDREN_FIRST_LEFT = 8
 #: plies from the root at which the helper tries the other seats' replies in reverse order
 HELPER_REVERSE = 8
 
-#: the arguments of one search: (hands, trick cards, pos, leader, target, mb, vr, ban, lo, hi,
-#: guess); ``hands`` is changed during a search and left changed when it is stopped, so every
-#: search gets its own copy
-Job = tuple[Any, ...]
-Workspace = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # tc, pl, mv, scratch
+
+class Job(NamedTuple):
+    """The arguments of one search (``Engine.job`` makes them, ``search`` runs them; a thread
+    joining another's search runs the same ones)."""
+
+    hands: np.ndarray  # int64[4, 4] suit masks, the trick's cards removed; each search copies
+    # them (a search changes its hands and leaves them changed when it is stopped)
+    trick: np.ndarray  # int64: the trick's cards, written into each thread's own stack
+    problem: Problem
+    lo: int  # bounds on the value known to hold
+    hi: int
+    guess: int  # the first null-window probe; -1: the search picks it
 
 
 def search(
@@ -53,36 +60,10 @@ def search(
 ) -> int:
     """One thread's search of ``args`` with its own stack ``ws``, over the engine's table: the
     value, or -1 when stopped (``ctl[0]`` no longer ``job``)."""
-    h, tc0, pos, leader, target, mb, vr, ban, lo, hi, g = args
-    tc, pl, mv, scratch = ws
-    tc[:pos] = tc0
-    return int(
-        solve_root(
-            h.copy(),
-            tc,
-            pos,
-            leader,
-            target,
-            mb,
-            vr,
-            ban,
-            lo,
-            hi,
-            g,
-            pl,
-            mv,
-            scratch,
-            eng.keys,
-            eng.info,
-            eng.gens,
-            eng.fps,
-            eng.gen,
-            opts,
-            stats,
-            ctl,
-            job,
-        )
-    )
+    ws.tc[: args.problem.pos] = args.trick
+    run = Run(opts=opts, stats=stats, ctl=ctl, job=job, gen=eng.gen)
+    hands = args.hands.copy()
+    return int(solve_root(hands, args.problem, args.lo, args.hi, args.guess, ws, eng.table, run))
 
 
 class Pool:
@@ -168,15 +149,14 @@ class Helper:
         # the thread holds the engine weakly (else the engine and its table would live for
         # ever); the engine's finaliser ends the thread
         self._eng = weakref.ref(eng)
-        pl, mv, tc, scratch = new_workspace()
-        self.ws: Workspace = (tc, pl, mv, scratch)
+        self.ws = new_workspace()
         self.opts = eng.opts.copy()  # searching a pool's job first
         self.reverse = eng.opts.copy()  # joining another thread's search
         self.reverse[OPT_REVERSE] = HELPER_REVERSE
         self.stats = np.zeros(N_STATS, dtype=np.int64)
         self.lock = threading.Lock()  # serialises writes of ``eng.ctl``
         self._cond = threading.Condition()
-        self._offer: tuple[int, Job] | Pool | None = None
+        self._offer: tuple[int, Job | None] | Pool | None = None
         self._result: tuple[int, int] = (-1, -1)
         self.joined = 0  # searches the helper joined
         self.answered = 0  # of them, searches it finished first
@@ -184,7 +164,7 @@ class Helper:
         self._thread = threading.Thread(target=self._loop, name="callbreak-solver-helper")
         self._thread.daemon = True
         self._thread.start()
-        weakref.finalize(eng, self.offer, -1, ())
+        weakref.finalize(eng, self.offer, -1, None)
 
     @property
     def eng(self) -> Engine:
@@ -192,9 +172,9 @@ class Helper:
         assert eng is not None  # only the engine itself calls these methods
         return eng
 
-    def offer(self, job: int, args: Job) -> None:
+    def offer(self, job: int, args: Job | None) -> None:
         """Hand a search over (the helper starts on it after ``helper_delay`` if it still
-        runs)."""
+        runs); ``args`` None (the engine's finaliser) ends the thread."""
         with self._cond:
             self._offer = (job, args)
             self._cond.notify()
@@ -234,7 +214,7 @@ class Helper:
             if isinstance(offer, Pool):
                 if not self._serve_pool(offer):
                     return
-            elif offer[0] < 0 or not self._serve(*offer):
+            elif offer[1] is None or not self._serve(offer[0], offer[1]):
                 return  # the engine is gone
 
     def _serve_pool(self, pool: Pool) -> bool:
