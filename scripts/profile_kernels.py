@@ -108,7 +108,7 @@ import numpy as np
 from callbreak_lab.cards import Deal
 from callbreak_lab.solver.api import make_root
 from callbreak_lab.solver._engine import Engine
-from callbreak_lab.solver._consts import ST_NODES, ST_T
+from callbreak_lab.solver._consts import ST_T
 labels = sys.argv[1].split("|")
 eng = Engine()
 eng.at_least(make_root(Deal.random(1), "home"), 0, 1)
@@ -118,9 +118,9 @@ for case in sys.argv[2:]:
     eng.clear()
     eng.stats[:] = 0
     r = eng.at_least(make_root(Deal.random(int(seed)), preset), int(seat), int(k))
-    s = eng.stats
-    per_node = s[ST_T + 15] / s[ST_NODES]
-    print(f"{case}: {bool(r)}, {int(s[ST_NODES]):,} nodes, {per_node:.0f} cycles a node")
+    s = eng.stats  # the cycle counts sit past the named counters (ST_T on)
+    nodes = eng.counters().nodes
+    print(f"{case}: {bool(r)}, {nodes:,} nodes, {s[ST_T + 15] / nodes:.0f} cycles a node")
     total += s[ST_T : ST_T + 16]
 for i, label in enumerate(labels):
     print(f"  {label:26s} {total[i] / total[15] * 100:5.1f} %")

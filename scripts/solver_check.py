@@ -56,8 +56,6 @@ from callbreak_lab.solver._consts import (
     OPT_PART,
     OPT_QUICK,
     OPT_SIBLING,
-    ST_KIND,
-    ST_NODES,
     default_opts,
 )
 from callbreak_lab.solver._engine import Engine
@@ -169,20 +167,20 @@ def nodes(
             for seat in range(4):
                 if not long_run:
                     eng.clear()
-                n0 = int(eng.stats[ST_NODES])
-                kinds0 = eng.stats[ST_KIND : ST_KIND + 56].copy()
+                n0 = eng.counters().nodes
+                kinds0 = eng.counters().stores_by_kind.copy()
                 t0 = time.process_time()
                 v = value_of(root, seat, eng)
                 dt = time.process_time() - t0
-                n = int(eng.stats[ST_NODES]) - n0
+                n = eng.counters().nodes - n0
                 rows[f"{preset}/{seed}/{seat}"] = [v, n, round(dt, 3), _on_lead_share(eng, kinds0)]
             if playouts:
                 known = tuple(int(rows[f"{preset}/{seed}/{q}"][0]) for q in range(4))
-                n0 = int(eng.stats[ST_NODES])
+                n0 = eng.counters().nodes
                 t0 = time.process_time()
                 tricks = list(playout_of(root, eng, known=known).tricks)
                 dt = time.process_time() - t0
-                n = int(eng.stats[ST_NODES]) - n0
+                n = eng.counters().nodes - n0
                 rows[f"{preset}/{seed}/playout"] = [tricks, n, round(dt, 3)]
         mine = [r for k, r in rows.items() if k.startswith(preset + "/")]
         print(f"{preset}: {sum(r[1] for r in mine):,} nodes, {sum(r[2] for r in mine):.1f} s CPU")
@@ -195,9 +193,9 @@ def nodes(
 def _on_lead_share(eng: Engine, kinds0: np.ndarray) -> float:
     """Share of a solve's table stores made with the target on lead (the rest: another seat
     on lead). Near 0 means the other seats kept the lead through the whole proof."""
-    kinds = (eng.stats[ST_KIND : ST_KIND + 56] - kinds0).reshape(14, 4)
+    kinds = eng.counters().stores_by_kind - kinds0  # [tricks left, result, target on lead]
     total = int(kinds.sum())
-    return round(float(kinds[:, 1].sum() + kinds[:, 3].sum()) / max(total, 1), 3)
+    return round(float(kinds[:, :, 1].sum()) / max(total, 1), 3)
 
 
 def tail(path: Path) -> int:
