@@ -106,7 +106,7 @@ OPT_MOBILITY = 10  # the target's leads: fewest replies for the other seats firs
 OPT_REVERSE = 11  # a helper thread: the other seats' moves reversed at plies below this
 N_OPTS = 12
 
-# Indices of the statistics counters (``stats`` array).
+# Indices of the statistics counters (``stats`` array; ``_stats.Counters`` reads them by name).
 ST_NODES = 0
 ST_TT_HITS = 1
 ST_TT_STORES = 2

@@ -38,10 +38,10 @@ HELPER_REVERSE = 8
 
 class Job(NamedTuple):
     """The arguments of one search (``Engine.job`` makes them, ``search`` runs them; a thread
-    joining another's search runs the same ones)."""
+    joining another's search runs the same ones). Each search copies ``hands``: a search
+    changes them and leaves them changed when it is stopped."""
 
-    hands: np.ndarray  # int64[4, 4] suit masks, the trick's cards removed; each search copies
-    # them (a search changes its hands and leaves them changed when it is stopped)
+    hands: np.ndarray  # int64[4, 4] suit masks, the trick's cards removed
     trick: np.ndarray  # int64: the trick's cards, written into each thread's own stack
     problem: Problem
     lo: int  # bounds on the value known to hold
