@@ -199,15 +199,17 @@ class Step:
         return sorted((c for c, v in self.values.items() if v == self.best), key=tie_key)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form (cards as text)."""
+        """JSON-able form (cards as text in letters, the reasons' cards too)."""
+        from callbreak_lab.lines_render import letters
+
         d: dict[str, Any] = {
             "seat": self.seat,
             "card": str(self.card),
             "trick": self.trick + 1,
             "values": {str(c): v for c, v in sorted(self.values.items(), key=_desc)},
             "best": self.best,
-            "forced": self.forced,
-            "restriction": self.restriction,
+            "forced": None if self.forced is None else letters(self.forced),
+            "restriction": None if self.restriction is None else letters(self.restriction),
         }
         if self.winner is not None:
             d["winner"] = self.winner

@@ -5,6 +5,7 @@ Plain HTML with inline CSS, every piece of text escaped; no widget or web import
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -25,6 +26,15 @@ REVIEW_LEGEND = (
     "Legend: * forced  ? lost tricks against double-dummy defence (-n)  "
     "-> trick winner, then tricks won by seats 0-1-2-3"
 )
+
+
+_SYMBOL_CARD = re.compile("([2-9TJQKA])([♣♦♥♠])")
+
+
+def letters(text: str) -> str:
+    """``text`` with every card written in letters (``2♦`` -> ``2D``): the rules word their
+    restrictions with suit symbols, while the plain-text and JSON outputs name cards in letters."""
+    return _SYMBOL_CARD.sub(lambda m: m.group(1) + "CDHS"["♣♦♥♠".index(m.group(2))], text)
 
 
 def _counts(tricks: Sequence[int], calls: Sequence[int] | None) -> str:
@@ -78,8 +88,8 @@ def _trick_row(
 def _detail(step: Step, flagged: int = 0) -> str:
     head = f"      S{step.seat} {step.card}{_mark(step, flagged != 0)}"
     if step.forced:
-        return f"{head:<14} forced: {step.forced}"
-    why = f" ({step.restriction})" if step.restriction else ""
+        return f"{head:<14} forced: {letters(step.forced)}"
+    why = f" ({letters(step.restriction)})" if step.restriction else ""
     note = f"  lost {flagged}" if flagged > 0 else ""
     return f"{head:<14} {_values_text(step)}{why}{note}"
 

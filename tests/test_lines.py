@@ -258,12 +258,12 @@ def test_line_with_calls_and_dict() -> None:
     assert d["tricks"] == list(line.tricks) and d["seat"] == 1 and d["calls"] == [3, 4, 2, 3]
     assert [s["card"] for s in d["steps"]] == [str(c) for c in line.cards()]
     first = d["steps"][0]
-    assert first["forced"] == "must beat the Q♥" and first["values"] == {"KH": first["best"]}
+    assert first["forced"] == "must beat the QH" and first["values"] == {"KH": first["best"]}
     assert "winner" not in first
     assert d["steps"][2]["winner"] == 1  # the 4th card of the trick
     text = str(line)
     assert "/4" in text and "Legend" in text and "(QH)" in text
-    assert "S1 KH*" in line.text(detail=True) and "forced: must beat the Q♥" in line.text(True)
+    assert "S1 KH*" in line.text(detail=True) and "forced: must beat the QH" in line.text(True)
 
 
 def test_html_is_escaped_and_marked() -> None:

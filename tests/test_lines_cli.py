@@ -42,6 +42,32 @@ def test_line_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["kind"] == "playout"
 
 
+def test_line_and_analyse_text_name_cards_in_letters_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The rules word their reasons with suit symbols (``must beat the 5♦``); the CLI's text and
+    JSON name every card in letters, so one output never mixes ``JD`` and ``6♦``."""
+    from callbreak_lab.lines_render import letters
+
+    assert letters("must follow diamonds (cannot beat the T♦), not A♠ or 2♣/9♥") == (
+        "must follow diamonds (cannot beat the TD), not AS or 2C/9H"
+    )
+    deal, plays = _game(seed=7, cards=36)
+    outputs = []
+    for argv in (
+        ["line", deal, "--seat", "0", "--plays", plays],
+        ["line", deal, "--playout", "--plays", plays],
+        ["line", deal, "--seat", "0", "--plays", plays, "--json"],
+        ["analyse", deal, "--plays", _game(seed=7, cards=52)[1]],
+    ):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0
+        outputs.append(out)
+    text = "".join(outputs)
+    assert "forced: must" in text and "beats the" in text  # the reasons name cards
+    assert not any(sym in text for sym in "♣♦♥♠"), text
+
+
 def test_line_with_empty_plays_starts_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
     deal = "AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
     code, out, _ = run(capsys, "line", deal, "--seat", "0", "--plays", "", "--json")
