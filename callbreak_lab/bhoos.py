@@ -18,14 +18,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak_lab.cards import Card, Hand, is_seat
+from callbreak_lab.cards import Card, Hand, check_seat
+from callbreak_lab.errors import CardError, HandError, IllegalPlayError, NotationError
 from callbreak_lab.rules import Ruleset, trick_winner
 
 __all__ = [
-    "BhoosError",
     "BhoosGame",
     "BhoosTrick",
-    "WinnerMismatchError",
     "card_to_bhoos",
     "convert_request",
     "history_from_record",
@@ -37,21 +36,13 @@ __all__ = [
 _CARD = re.compile(r"^([2-9TJQK1])([SHDC])(?:/(\d+))?$")
 
 
-class BhoosError(ValueError):
-    """Malformed Bhoos protocol input (the message says which entry and why)."""
-
-
-class WinnerMismatchError(BhoosError):
-    """A history entry's recorded winner differs from the rules' trick winner."""
-
-
 def parse_bhoos_card(text: object) -> Card:
     """``1S`` -> the ace of spades; ``TD/0`` -> ten of diamonds (deck suffix ignored)."""
     if not isinstance(text, str):
-        raise BhoosError(f"a Bhoos card is a string like '1S' or 'TD/0', got {text!r}")
+        raise CardError(f"a Bhoos card is a string like '1S' or 'TD/0', got {text!r}")
     m = _CARD.match(text.strip().upper())
     if not m:
-        raise BhoosError(
+        raise CardError(
             f"bad Bhoos card {text!r}: rank 2-9 T J Q K or 1 (ace), suit S H D C, optional '/n'"
         )
     rank, suit = m.group(1), m.group(2)
@@ -79,50 +70,50 @@ class BhoosTrick:
 
 
 def _index(value: object, what: str) -> int:
-    if not is_seat(value):
-        raise BhoosError(f"{what} must be a player index 0..3, got {value!r}")
-    return int(value)
+    """A protocol player index 0..3 (checked like a seat: a SeatError naming ``what``)."""
+    return check_seat(value, f"{what} (a player index)")
 
 
 def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]:
     """Validate and read a ``history`` list.
 
-    Checks: each entry is ``[start, [4 cards], winner]``; no card appears twice; each trick after
-    the first is led by the previous winner; the recorded winner is the rules' trick winner
-    (``WinnerMismatchError``); with ``check_voids``, nobody follows a suit it showed void in.
+    Checks: each entry is ``[start, [4 cards], winner]`` and no card appears twice (else a
+    NotationError); each trick after the first is led by the previous winner, the recorded winner
+    is the rules' trick winner and, with ``check_voids``, nobody follows a suit it showed void in
+    (else an IllegalPlayError).
     """
     if not isinstance(history, list):
-        raise BhoosError(f"history must be a list of tricks, got {type(history).__name__}")
+        raise NotationError(f"history must be a list of tricks, got {type(history).__name__}")
     if len(history) > 13:
-        raise BhoosError(f"history has {len(history)} tricks; a deal has 13")
+        raise NotationError(f"history has {len(history)} tricks; a deal has 13")
     out: list[BhoosTrick] = []
     seen: dict[Card, int] = {}
     void: dict[int, set[int]] = {i: set() for i in range(4)}
     for k, entry in enumerate(history):
         where = f"history trick {k + 1}"
         if not isinstance(entry, list | tuple) or len(entry) != 3:
-            raise BhoosError(f"{where}: expected [start, [4 cards], winner], got {entry!r}")
+            raise NotationError(f"{where}: expected [start, [4 cards], winner], got {entry!r}")
         start = _index(entry[0], f"{where}: start")
         raw = entry[1]
         if not isinstance(raw, list | tuple) or len(raw) != 4:
-            raise BhoosError(f"{where}: expected a list of 4 cards, got {raw!r}")
+            raise NotationError(f"{where}: expected a list of 4 cards, got {raw!r}")
         try:
             cards = tuple(parse_bhoos_card(c) for c in raw)
-        except BhoosError as e:
-            raise BhoosError(f"{where}: {e}") from None
+        except CardError as e:
+            raise CardError(f"{where}: {e}") from None
         winner = _index(entry[2], f"{where}: winner")
         for c in cards:
             if c in seen:
-                raise BhoosError(f"{where}: card {c} was already played in trick {seen[c] + 1}")
+                raise NotationError(f"{where}: card {c} was already played in trick {seen[c] + 1}")
             seen[c] = k
         if out and start != out[-1].winner:
-            raise BhoosError(
+            raise IllegalPlayError(
                 f"{where}: starts at index {start} but index {out[-1].winner} won the last trick"
             )
         expected = (start + trick_winner(cards)) % 4
         if winner != expected:
             shown = " ".join(str(c) for c in cards)
-            raise WinnerMismatchError(
+            raise IllegalPlayError(
                 f"{where} ({shown}, started by index {start}): recorded winner index {winner}, "
                 f"but the rules give index {expected} ({cards[trick_winner(cards)]} wins)"
             )
@@ -130,7 +121,7 @@ def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]
         for i, c in enumerate(cards):
             player = (start + i) % 4
             if check_voids and c.suit in void[player]:
-                raise BhoosError(
+                raise IllegalPlayError(
                     f"{where}: index {player} plays {c} after showing void in {c.suit.plural}"
                 )
             if i and c.suit != led:
@@ -210,20 +201,20 @@ class BhoosGame:
         return self.hand | Hand.from_cards(mine)
 
     def check_own_plays(self, rules: Ruleset | str = "online") -> None:
-        """Raise BhoosError unless each card the requesting bot played was legal from its
+        """Raise IllegalPlayError unless each card the requesting bot played was legal from its
         known hand under ``rules`` (the other hands are unknown, so only its own plays)."""
-        r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+        r = Ruleset.coerce(rules)
         hand = self.original_hand()
         if hand is None:
-            raise BhoosError("the request has no playerId or cards: the bot's hand is unknown")
+            raise NotationError("the request has no playerId or cards: the bot's hand is unknown")
         if len(hand) != 13:
-            raise BhoosError(f"the bot's cards plus its plays make {len(hand)} cards, not 13")
+            raise HandError(f"the bot's cards plus its plays make {len(hand)} cards, not 13")
         for k, t in enumerate(self.tricks):
             i = (self.me - t.start) % 4 if self.me is not None else 0
             legal = r.legal_cards_with_reasons(hand, t.cards[:i], k == 0)
             c = t.cards[i]
             if c not in legal.legal:
-                raise BhoosError(
+                raise IllegalPlayError(
                     f"history trick {k + 1}: the bot's {c} is not legal under {r.name}: "
                     f"{legal.excluded[c]}"
                 )
@@ -240,36 +231,39 @@ def convert_request(request: Mapping[str, Any]) -> BhoosGame:
     leader is the player who played the first ``played`` card: index
     ``(me - len(played)) % 4`` (needs ``playerId``), else 0."""
     if not isinstance(request, Mapping):
-        raise BhoosError(f"a request is a JSON object, got {type(request).__name__}")
+        raise NotationError(f"a request is a JSON object, got {type(request).__name__}")
     ids_raw = request.get("playerIds", ["0", "1", "2", "3"])
     if not isinstance(ids_raw, list) or len(ids_raw) != 4:
-        raise BhoosError(f"playerIds must list 4 players, got {ids_raw!r}")
+        raise NotationError(f"playerIds must list 4 players, got {ids_raw!r}")
     ids = tuple(str(x) for x in ids_raw)
     me_id = request.get("playerId", request.get("id"))
     me = ids.index(str(me_id)) if me_id is not None and str(me_id) in ids else None
     if me_id is not None and me is None:
-        raise BhoosError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
+        raise NotationError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
     tricks = parse_history(request.get("history", []))
     played_raw = request.get("played", [])
     if not isinstance(played_raw, list) or len(played_raw) > 3:
-        raise BhoosError(f"played must list 0..3 cards, got {played_raw!r}")
+        raise NotationError(f"played must list 0..3 cards, got {played_raw!r}")
     try:
         played = tuple(parse_bhoos_card(c) for c in played_raw)
-    except BhoosError as e:
-        raise BhoosError(f"played: {e}") from None
+    except CardError as e:
+        raise CardError(f"played: {e}") from None
     done = {c for t in tricks for c in t.cards}
     again = [c for c in played if c in done]
     if again or len(set(played)) != len(played):
-        raise BhoosError(f"played: card {(again or list(played))[0]} appears twice")
+        raise NotationError(f"played: card {(again or list(played))[0]} appears twice")
     hand = None
     if "cards" in request:
+        raw = request["cards"]
+        if not isinstance(raw, list):
+            raise HandError(f"cards: a list of Bhoos cards, got {raw!r}")
         try:
-            hand = Hand.from_cards(parse_bhoos_card(c) for c in request["cards"])
-        except (BhoosError, TypeError) as e:
-            raise BhoosError(f"cards: {e}") from None
+            hand = Hand.from_cards(parse_bhoos_card(c) for c in raw)
+        except NotationError as e:
+            raise HandError(f"cards: {e}") from None
         clash = hand & Hand.from_cards([*done, *played])
         if clash:
-            raise BhoosError(f"cards: {clash.card_list()} held but already played")
+            raise HandError(f"cards: {clash.card_list()} held but already played")
     if tricks:
         first = tricks[0].start
     elif me is not None:
@@ -279,7 +273,9 @@ def convert_request(request: Mapping[str, Any]) -> BhoosGame:
     if me is not None:
         leader = tricks[-1].winner if tricks else first
         if (leader + len(played)) % 4 != me:
-            raise BhoosError(f"it is index {(leader + len(played)) % 4}'s turn, not {me} ({me_id})")
+            raise IllegalPlayError(
+                f"it is index {(leader + len(played)) % 4}'s turn, not {me} ({me_id})"
+            )
     return BhoosGame(ids, first, tuple(tricks), played, me, hand)
 
 
@@ -295,7 +291,9 @@ def read_requests(text: str) -> Iterator[dict[str, Any]]:
         try:
             obj, i = dec.raw_decode(text, i)
         except json.JSONDecodeError as e:
-            raise BhoosError(f"bad JSON at character {e.pos}: {e.msg}") from None
+            raise NotationError(f"bad JSON at character {e.pos}: {e.msg}") from None
         if not isinstance(obj, dict):
-            raise BhoosError(f"expected a JSON object at character {i}, got {type(obj).__name__}")
+            raise NotationError(
+                f"expected a JSON object at character {i}, got {type(obj).__name__}"
+            )
         yield obj

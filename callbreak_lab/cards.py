@@ -15,6 +15,8 @@ from typing import Self, TypeAlias, TypeGuard
 
 import numpy as np
 
+from callbreak_lab.errors import CardError, DealError, HandError, NotationError, SeatError
+
 __all__ = [
     "ALL_CARDS",
     "FULL_MASK",
@@ -26,31 +28,28 @@ __all__ = [
     "Hand",
     "HandError",
     "NotationError",
+    "SeatError",
     "Suit",
+    "as_rng",
+    "check_seat",
     "is_seat",
+    "lowest_card",
+    "play_order_key",
 ]
-
-
-class NotationError(ValueError):
-    """Text (or values) that do not describe a valid card, hand or deal."""
-
-
-class CardError(NotationError):
-    """A single card could not be parsed or is out of range."""
-
-
-class HandError(NotationError):
-    """A hand could not be parsed (bad rank/suit, duplicate card, wrong layout)."""
-
-
-class DealError(NotationError):
-    """Four hands do not form a deal (duplicates, wrong counts, missing cards)."""
 
 
 def is_seat(x: object) -> TypeGuard[int | np.integer]:
     """Whether ``x`` is a seat number 0..3 (an int or numpy int; not a bool, which would pass
     as 0 or 1, and not -1, which indexing would take as seat 3)."""
     return not isinstance(x, bool) and isinstance(x, int | np.integer) and bool(0 <= x <= 3)
+
+
+def check_seat(seat: object, what: str = "seat") -> int:
+    """``seat`` as a plain int when it is a seat 0..3 (see ``is_seat``), else a ``SeatError``
+    naming ``what`` (e.g. ``"leader"``, ``"a seat in known"``). The library's one seat check."""
+    if not is_seat(seat):
+        raise SeatError(f"{what} must be 0..3, got {seat!r}")
+    return int(seat)
 
 
 class Suit(IntEnum):
@@ -200,6 +199,21 @@ class Card(int):
 ALL_CARDS: tuple[Card, ...] = tuple(int.__new__(Card, c) for c in range(52))
 
 CardLike: TypeAlias = Card | int | str
+
+
+def play_order_key(card: int) -> int:
+    """The tie-break order among equally good cards: lowest rank first and, among equal ranks,
+    clubs < diamonds < hearts < spades (the key ``rank * 4 + suit``). The solver's
+    self-interested play-out, the annotated lines and the bot's search all break ties by it."""
+    return (card % 13) * 4 + card // 13
+
+
+def lowest_card(cards: Iterable[int]) -> Card:
+    """The first of ``cards`` (cards or card ints) in ``play_order_key`` order."""
+    best = min(cards, key=play_order_key, default=None)
+    if best is None:
+        raise CardError("no card to choose from")
+    return ALL_CARDS[best]
 
 
 def _suit_text(bits: int) -> str:
@@ -474,7 +488,9 @@ def _suit_index(suit: object) -> int:
     return int(suit)
 
 
-def _as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
+def as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
+    """A numpy Generator: ``seed`` itself when it is one, else seeded by a whole number >= 0
+    (None: fresh entropy). A bad seed is a ``DealError`` naming it."""
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, bool) or not (seed is None or isinstance(seed, int | np.integer)):
@@ -563,7 +579,7 @@ class Deal:
     @classmethod
     def random(cls, seed: np.random.Generator | int | None = None) -> Deal:
         """A uniformly random deal; deterministic for an int seed or a given Generator."""
-        perm = _as_rng(seed).permutation(52)
+        perm = as_rng(seed).permutation(52)
         return cls._trusted([_mask_of(perm[13 * i : 13 * i + 13]) for i in range(4)])
 
     @classmethod
@@ -586,9 +602,8 @@ class Deal:
                     raise DealError(f"fixed hands per seat need 4 entries, got {len(source)}")
                 items.extend((s, h) for s, h in enumerate(source) if h is not None)
         owner: dict[int, int] = {}
-        for seat, h in items:
-            if not is_seat(seat):
-                raise DealError(f"seat must be 0..3, got {seat!r}")
+        for s, h in items:
+            seat = check_seat(s)
             hand = Hand.parse(h)
             for c in hand:
                 if owner.get(c, seat) != seat:
@@ -601,7 +616,7 @@ class Deal:
                 raise DealError(f"seat {seat} has {n} fixed cards, at most 13 fit")
         all_known = known[0] | known[1] | known[2] | known[3]
         rest = np.array([c for c in range(52) if not all_known >> c & 1], dtype=np.int64)
-        rest = _as_rng(seed).permutation(rest)
+        rest = as_rng(seed).permutation(rest)
         masks = []
         pos = 0
         for seat in range(4):
@@ -612,9 +627,7 @@ class Deal:
 
     def __getitem__(self, seat: int) -> Hand:
         """The hand of ``seat`` (0..3; not -1 for seat 3, nor ``True`` for seat 1)."""
-        if not is_seat(seat):
-            raise DealError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
-        return self.hands[int(seat)]
+        return self.hands[check_seat(seat)]
 
     def __iter__(self) -> Iterator[Hand]:
         return iter(self.hands)

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from callbreak_lab.errors import UsageError
+
 
 def _plain_mode() -> int:
     """0o666 less the process umask (read without changing it where the OS allows)."""
@@ -67,5 +69,5 @@ def read_lines(path: str) -> list[str]:
             with open(path, encoding="utf-8-sig", errors="replace") as f:
                 text = f.read()
     except OSError as e:
-        raise ValueError(f"cannot read --file {path}: {e}") from None
+        raise UsageError(f"cannot read --file {path}: {e}") from None
     return text.splitlines()

@@ -14,25 +14,21 @@ from typing import NamedTuple
 
 import numpy as np
 
-from callbreak_lab.cards import (
-    ALL_CARDS,
-    Card,
+from callbreak_lab.cards import ALL_CARDS, Card, CardLike, Deal, Hand, as_rng, check_seat
+from callbreak_lab.errors import (
+    CallError,
     CardError,
-    CardLike,
-    Deal,
-    Hand,
-    NotationError,
-    _as_rng,
-    is_seat,
+    IllegalPlayError,
+    RecordError,
+    RulesError,
 )
-from callbreak_lab.rules import Legal, Ruleset, _legal_mask, format_tenths
+from callbreak_lab.rules import Legal, Ruleset, format_tenths, legal_mask
 
 __all__ = [
     "CallError",
     "DealResult",
     "IllegalPlayError",
     "Match",
-    "MatchError",
     "Policy",
     "Position",
     "RecordError",
@@ -43,32 +39,12 @@ __all__ = [
 ]
 
 
-class IllegalPlayError(ValueError):
-    """A card that may not be played now (not held, against the rules, or the deal is over)."""
-
-
-class RecordError(NotationError):
-    """A play record that cannot be read or whose ``|`` separators miss trick boundaries."""
-
-
-class MatchError(ValueError):
-    """Bad input to a match: wrong trick counts, a deal recorded after the end, ..."""
-
-
-class CallError(MatchError):
-    """A call outside the ruleset's range (names the seat and the range)."""
-
-
 class Trick(NamedTuple):
     """A completed trick: who led, the four cards in play order, who won."""
 
     leader: int
     cards: tuple[Card, Card, Card, Card]
     winner: int
-
-
-def _as_rules(rules: Ruleset | str) -> Ruleset:
-    return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
 
 
 def _winner_index(trick: Sequence[int]) -> int:
@@ -87,7 +63,7 @@ def _rules_repr(rules: Ruleset) -> str:
     try:
         if Ruleset.preset(rules.name) == rules:
             return f"Ruleset.preset({rules.name!r})"
-    except ValueError:
+    except RulesError:
         pass
     return repr(rules)
 
@@ -113,7 +89,7 @@ class Position:
 
     def __init__(self, deal: Deal | str, rules: Ruleset | str) -> None:
         self.deal = Deal.parse(deal)
-        self.rules = _as_rules(rules)
+        self.rules = Ruleset.coerce(rules)
         self._flags = self.rules.kernel_flags()
         self._hands = [h.mask for h in self.deal.hands]
         self._trick: list[Card] = []
@@ -131,9 +107,7 @@ class Position:
 
     def hand(self, seat: int) -> Hand:
         """The cards ``seat`` still holds."""
-        if not is_seat(seat):
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
-        return Hand(self._hands[seat])
+        return Hand(self._hands[check_seat(seat)])
 
     def hand_masks(self) -> list[int]:
         """The current hands as int masks (a copy)."""
@@ -192,7 +166,7 @@ class Position:
             return 0
         m, w, b = self._flags
         hand = self._hands[(self._leader + len(self._trick)) % 4]
-        return _legal_mask(hand, self._trick, not self._tricks, m, w, b)
+        return legal_mask(hand, self._trick, not self._tricks, m, w, b)
 
     def legal_cards(self) -> Hand:
         """Legal cards of the seat to move (empty when the deal is over)."""
@@ -217,7 +191,7 @@ class Position:
         if not hand >> c & 1:
             raise IllegalPlayError(f"seat {seat} does not hold {c}")
         m, w, b = self._flags
-        if not _legal_mask(hand, trick, not self._tricks, m, w, b) >> c & 1:
+        if not legal_mask(hand, trick, not self._tricks, m, w, b) >> c & 1:
             why = self.legal_cards_with_reasons()
             legal = " ".join(x.symbol() for x in why.legal)
             raise IllegalPlayError(
@@ -286,12 +260,16 @@ class Position:
         """This position under ``rules``: a copy when they have the same legal-card switches as
         its own, else its cards replayed under them, raising IllegalPlayError for the first card
         they forbid (with the rule, its 1-based index and trick number)."""
-        r = _as_rules(rules)
+        r = Ruleset.coerce(rules)
         if r.kernel_flags() == self._flags:
             p = self.copy()
             p.rules = r
             return p
-        return Position.replay(self.deal, [c for _, c in self._history], r)
+        try:
+            return Position.replay(self.deal, [c for _, c in self._history], r)
+        except IllegalPlayError as e:
+            msg = f"the position's cards are not legal under {r.name}: {e}"
+            raise IllegalPlayError(msg) from None
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -365,7 +343,7 @@ def play_out(position: Position, policy: Policy) -> Position:
 
 def random_player(seed: np.random.Generator | int | None = None) -> Callable[[Position], Card]:
     """A policy playing a uniformly random legal card (deterministic for a given seed)."""
-    rng = _as_rng(seed)  # a bad seed is a DealError naming it
+    rng = as_rng(seed)  # a bad seed is a DealError naming it
 
     def policy(position: Position) -> Card:
         m = position.legal_mask()
@@ -390,18 +368,21 @@ class DealResult:
     scores: tuple[int, int, int, int]
 
 
-def _four_ints(values: Iterable[int] | str, what: str) -> tuple[int, int, int, int]:
+def _four_ints(
+    values: Iterable[int] | str, what: str, error: type[IllegalPlayError]
+) -> tuple[int, int, int, int]:
+    """One whole number per seat (text or a sequence), else ``error`` saying what is wrong."""
     if isinstance(values, str):
         try:
             values = [int(v) for v in re.split(r"[,\s]+", values.strip())]
         except ValueError:
-            raise MatchError(f"{what} must be four whole numbers, got {values!r}") from None
+            raise error(f"{what} must be four whole numbers, got {values!r}") from None
     vals = list(values)
     if len(vals) != 4:
-        raise MatchError(f"{what} need one value per seat (4), got {len(vals)}")
+        raise error(f"{what} need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
         if not isinstance(v, int | np.integer) or isinstance(v, bool):
-            raise MatchError(f"seat {seat}: {what} must be whole numbers, got {v!r}")
+            raise error(f"seat {seat}: {what} must be whole numbers, got {v!r}")
     return (int(vals[0]), int(vals[1]), int(vals[2]), int(vals[3]))
 
 
@@ -412,17 +393,19 @@ class Match:
     """
 
     def __init__(self, rules: Ruleset | str, players: int | Sequence[str] = 4) -> None:
-        self.rules = _as_rules(rules)
+        self.rules = Ruleset.coerce(rules)
         if isinstance(players, int):
             if players != 4:
-                raise MatchError(f"Call Break is played by exactly 4 players, got {players}")
+                raise IllegalPlayError(f"Call Break is played by exactly 4 players, got {players}")
             names: tuple[str, ...] = tuple(f"seat {s}" for s in range(4))
         else:
             if isinstance(players, str) or not isinstance(players, Iterable):
-                raise MatchError(f"players is 4 or a list of four names, got {players!r}")
+                raise IllegalPlayError(f"players is 4 or a list of four names, got {players!r}")
             names = tuple(str(p) for p in players)
             if len(names) != 4:
-                raise MatchError(f"Call Break is played by exactly 4 players, got {len(names)}")
+                raise IllegalPlayError(
+                    f"Call Break is played by exactly 4 players, got {len(names)}"
+                )
         self.names = names
         self.deals: list[DealResult] = []
         self.pending_calls: tuple[int, int, int, int] | None = None
@@ -445,13 +428,7 @@ class Match:
 
     def table_seat(self, deal_seat: int) -> int:
         """Table seat of a seat of the current deal's ``Position``."""
-        if (
-            isinstance(deal_seat, bool)
-            or not isinstance(deal_seat, int | np.integer)
-            or not 0 <= deal_seat <= 3
-        ):
-            raise MatchError(f"a deal seat is 0..3, got {deal_seat!r}")
-        return (int(deal_seat) + len(self.deals)) % 4
+        return (check_seat(deal_seat, "a deal seat") + len(self.deals)) % 4
 
     @property
     def is_over(self) -> bool:
@@ -464,7 +441,7 @@ class Match:
         )
 
     def _check_calls(self, calls: Iterable[int] | str) -> tuple[int, int, int, int]:
-        c = _four_ints(calls, "calls")
+        c = _four_ints(calls, "calls", CallError)
         r = self.rules
         for seat, v in enumerate(c):
             if not r.min_call <= v <= r.max_call:
@@ -476,7 +453,7 @@ class Match:
     def start_deal(self, calls: Iterable[int] | str) -> None:
         """Announce the calls of the next deal (validated now); ``record_deal`` finishes it."""
         if self.is_over:
-            raise MatchError("the match is over")
+            raise IllegalPlayError("the match is over")
         self.pending_calls = self._check_calls(calls)
 
     def record_deal(
@@ -484,24 +461,26 @@ class Match:
     ) -> DealResult:
         """Score one deal (``calls=None`` uses the calls of ``start_deal``) and add it."""
         if self.is_over:
-            raise MatchError(f"the match is over after {len(self.deals)} deals")
+            raise IllegalPlayError(f"the match is over after {len(self.deals)} deals")
         if calls is None:
             if self.pending_calls is None:
-                raise MatchError("no calls: pass calls or call start_deal first")
+                raise CallError("no calls: pass calls or call start_deal first")
             c = self.pending_calls
         else:
             c = self._check_calls(calls)
             if self.pending_calls is not None and c != self.pending_calls:
-                raise MatchError(
+                raise CallError(
                     f"calls {list(c)} differ from those given to start_deal "
                     f"{list(self.pending_calls)}"
                 )
-        t = _four_ints(tricks, "tricks")
+        t = _four_ints(tricks, "tricks", IllegalPlayError)
         for seat, v in enumerate(t):
             if not 0 <= v <= 13:
-                raise MatchError(f"seat {seat} took {v} tricks; tricks are 0..13")
+                raise IllegalPlayError(f"seat {seat} took {v} tricks; tricks are 0..13")
         if sum(t) != 13:
-            raise MatchError(f"tricks must sum to 13, got {sum(t)} ({', '.join(map(str, t))})")
+            raise IllegalPlayError(
+                f"tricks must sum to 13, got {sum(t)} ({', '.join(map(str, t))})"
+            )
         s = tuple(self.rules.score(c[i], t[i]) for i in range(4))
         result = DealResult(self.dealer, c, t, (s[0], s[1], s[2], s[3]))
         self.deals.append(result)

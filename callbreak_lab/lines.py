@@ -17,7 +17,7 @@ the rule restricting the choice (``restriction``) and whether the card was **for
 forced only when the rules leave exactly one legal card (or the hand holds one card); when the
 rules restrict the choice but several cards remain, ``restriction`` says why and ``forced`` is
 ``None``. Ties between equally good cards go to the lowest card (lowest rank; among equal ranks
-clubs < diamonds < hearts < spades), the rule the solver's play-out uses.
+clubs < diamonds < hearts < spades: ``cards.play_order_key``), the rule the solver's play-out uses.
 
 Values are **deal totals**: tricks the seat has already won plus the double-dummy value of the
 remaining tricks (the trick in progress included).
@@ -39,33 +39,23 @@ from typing import Any, Literal
 
 import numpy as np
 
-from callbreak_lab.cards import Card, CardLike, Deal, is_seat
-from callbreak_lab.game import IllegalPlayError, Position, parse_record
+from callbreak_lab.cards import Card, CardLike, Deal, check_seat, lowest_card, play_order_key
+from callbreak_lab.errors import CallError, IllegalPlayError, RecordError, SolverInputError
+from callbreak_lab.game import Position, parse_record
 from callbreak_lab.rules import Legal, Reason, Ruleset
 
 __all__ = [
     "CardReview",
     "Line",
-    "LineError",
     "Review",
     "Step",
     "analyse_play",
     "parse_calls",
     "play_line",
     "playout_line",
-    "tie_key",
 ]
 
 LAST_CARD = "last card in hand"
-
-
-class LineError(ValueError):
-    """Bad input to a line or review: bad seat, step, card, calls or plays."""
-
-
-def tie_key(card: int) -> int:
-    """Tie-break order among equally good cards: lowest rank, then clubs < .. < spades."""
-    return (card % 13) * 4 + card // 13
 
 
 def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int, ...] | None:
@@ -77,18 +67,18 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
         try:
             vals = [int(p) for p in parts]
         except ValueError:
-            raise LineError(f"calls must be four whole numbers, got {calls!r}") from None
+            raise CallError(f"calls must be four whole numbers, got {calls!r}") from None
     elif isinstance(calls, Iterable):
         vals = list(calls)
     else:
-        raise LineError(f"calls must be four whole numbers, got {calls!r}")
+        raise CallError(f"calls must be four whole numbers, got {calls!r}")
     if len(vals) != 4:
-        raise LineError(f"calls need one value per seat (4), got {len(vals)}")
+        raise CallError(f"calls need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
         if isinstance(v, bool) or not isinstance(v, int | np.integer):
-            raise LineError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
+            raise CallError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
         if not rules.min_call <= v <= rules.max_call:
-            raise LineError(
+            raise CallError(
                 f"seat {seat} called {v!r}: {rules.name} calls are "
                 f"{rules.min_call}..{rules.max_call}"
             )
@@ -98,32 +88,18 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
 def _rules_of(
     position: Position | Deal | str, rules: Ruleset | str | None
 ) -> tuple[Position, Ruleset]:
-    """The position under ``rules`` (replayed when they play differently from its own); a Deal
-    or deal text is its start (seat 0 on lead) and needs ``rules``."""
+    """The position under ``rules`` (replayed when they play differently from its own, an
+    IllegalPlayError when they forbid one of its cards); a Deal or deal text is its start (seat
+    0 on lead) and needs ``rules``."""
     if isinstance(position, Deal | str):
-        if rules is None:
-            raise LineError("rules are needed for a Deal (a preset name or a Ruleset)")
-        try:
-            d = Deal.parse(position)
-        except ValueError as e:
-            raise LineError(f"cannot read the deal: {e}") from None
-        start = Position(d, rules)
+        start = Position(Deal.parse(position), Ruleset.coerce(rules))
         return start, start.rules
     if not isinstance(position, Position):
-        raise LineError(f"need a Position, a Deal or deal text, got {type(position).__name__}")
-    if rules is None:
-        return position.copy(), position.rules
-    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
-    try:
-        return position.under(r), r
-    except IllegalPlayError as e:
-        raise LineError(f"the position's cards are not legal under {r.name}: {e}") from None
-
-
-def _check_seat(seat: int) -> int:
-    if not is_seat(seat):
-        raise LineError(f"seat must be 0..3, got {seat!r}")
-    return int(seat)
+        raise SolverInputError(
+            f"need a Position, a Deal or deal text, got {type(position).__name__}"
+        )
+    r = Ruleset.coerce(rules, default=position.rules)
+    return position.under(r), r
 
 
 def _restriction(legal: Legal) -> str | None:
@@ -196,7 +172,7 @@ class Step:
 
     def best_cards(self) -> list[Card]:
         """The legal cards reaching ``best``, lowest first."""
-        return sorted((c for c, v in self.values.items() if v == self.best), key=tie_key)
+        return sorted((c for c, v in self.values.items() if v == self.best), key=play_order_key)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (cards as text in letters, the reasons' cards too)."""
@@ -270,9 +246,9 @@ class Line:
         """The position before step ``step_index`` (the end of the line when None)."""
         n = len(self.steps) if step_index is None else step_index
         if isinstance(n, bool) or not isinstance(n, int):
-            raise LineError(f"step index must be an int, got {step_index!r}")
+            raise SolverInputError(f"step index must be an int, got {step_index!r}")
         if not 0 <= n <= len(self.steps):
-            raise LineError(f"step index must be 0..{len(self.steps)}, got {step_index}")
+            raise SolverInputError(f"step index must be 0..{len(self.steps)}, got {step_index}")
         p = self.start.copy()
         for s in self.steps[:n]:
             p.play(s.card)
@@ -285,20 +261,17 @@ class Line:
     def branch(self, step_index: int, card: CardLike) -> Line:
         """Replace the card at ``step_index`` with another legal card and play on from there."""
         if isinstance(step_index, bool) or not isinstance(step_index, int):
-            raise LineError(f"step index must be an int, got {step_index!r}")
+            raise SolverInputError(f"step index must be an int, got {step_index!r}")
         if not 0 <= step_index < len(self.steps):
-            raise LineError(f"step index must be 0..{len(self.steps) - 1}, got {step_index}")
-        try:
-            c = Card.parse(card)
-        except ValueError as e:
-            raise LineError(str(e)) from None
+            raise SolverInputError(f"step index must be 0..{len(self.steps) - 1}, got {step_index}")
+        c = Card.parse(card)
         old = self.steps[step_index]
         pos = self.position(step_index)
         if c not in old.values:
             legal = pos.legal_cards_with_reasons()
             why = legal.excluded.get(c, f"seat {old.seat} does not hold {c}")
-            cards = " ".join(str(x) for x in sorted(legal.legal, key=tie_key))
-            raise LineError(f"step {step_index}: {c} is not legal ({why}; legal: {cards})")
+            cards = " ".join(str(x) for x in sorted(legal.legal, key=play_order_key))
+            raise IllegalPlayError(f"step {step_index}: {c} is not legal ({why}; legal: {cards})")
         steps = list(self.steps[:step_index])
         steps.append(_make_step(pos, step_index, c, old.target, old.values, old.best, old))
         if self.kind == "line":
@@ -375,7 +348,7 @@ def _make_step(
 
 def _choose(values: Mapping[Card, int], maximise: bool) -> tuple[Card, int]:
     best = max(values.values()) if maximise else min(values.values())
-    return min((c for c, v in values.items() if v == best), key=tie_key), best
+    return lowest_card(c for c, v in values.items() if v == best), best
 
 
 def _dd_steps(
@@ -424,7 +397,7 @@ def play_line(
 ) -> Line:
     """The double-dummy line for ``seat`` from ``position`` to the end of the deal."""
     pos, r = _rules_of(position, rules)
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     c = parse_calls(calls, r)
     start = pos.copy()
     return Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
@@ -467,7 +440,7 @@ class CardReview:
         """Cards that would have kept more, best first (then lowest)."""
         vals = self.step.values
         better = (c for c, v in vals.items() if v > self.after)
-        return sorted(better, key=lambda c: (-vals[c], tie_key(c)))
+        return sorted(better, key=lambda c: (-vals[c], play_order_key(c)))
 
     def to_dict(self) -> dict[str, Any]:
         """The step's dict plus ``before``, ``after``, ``lost``, ``flagged``, ``better``."""
@@ -552,14 +525,11 @@ class Review:
 
 
 def _read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
-    if not isinstance(plays, str | Iterable):
-        raise LineError(f"the plays are a play record or a list of cards, got {plays!r}")
-    try:
-        if isinstance(plays, str):
-            return parse_record(plays)
-        return [Card.parse(c) for c in plays]
-    except ValueError as e:
-        raise LineError(f"cannot read the plays: {e}") from None
+    if isinstance(plays, str):
+        return parse_record(plays)
+    if not isinstance(plays, Iterable):
+        raise RecordError(f"the plays are a play record or a list of cards, got {plays!r}")
+    return [Card.parse(c) for c in plays]
 
 
 def analyse_play(
@@ -569,11 +539,8 @@ def analyse_play(
     calls: Iterable[int] | str | None = None,
 ) -> Review:
     """Review cards actually played (a whole deal or a prefix; a record or a list of cards)."""
-    try:
-        d = Deal.parse(deal)
-    except ValueError as e:
-        raise LineError(f"cannot read the deal: {e}") from None
-    r = rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
+    d = Deal.parse(deal)
+    r = Ruleset.coerce(rules)
     c = parse_calls(calls, r)
     cards = _read_plays(plays)
     pos = Position(d, r)
@@ -584,8 +551,8 @@ def analyse_play(
         if card not in legal.legal:
             where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
             if card not in pos.hand(mover):
-                raise LineError(f"{where}: seat {mover} does not hold {card}")
-            raise LineError(f"{where}: seat {mover} cannot play it: {legal.excluded[card]}")
+                raise IllegalPlayError(f"{where}: seat {mover} does not hold {card}")
+            raise IllegalPlayError(f"{where}: seat {mover} cannot play it: {legal.excluded[card]}")
         values = _last_trick_values(pos, mover) or _solver_values(pos, mover, r)
         best = max(values.values())
         step = _make_step(pos, i, card, mover, values, best, legal)

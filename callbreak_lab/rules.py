@@ -22,8 +22,14 @@ from callbreak_lab.cards import (
     CardLike,
     Hand,
     HandLike,
-    NotationError,
     Suit,
+)
+from callbreak_lab.errors import (
+    CallError,
+    HandError,
+    IllegalPlayError,
+    NotationError,
+    RulesError,
 )
 
 __all__ = [
@@ -35,6 +41,7 @@ __all__ = [
     "format_tenths",
     "legal_cards",
     "legal_cards_with_reasons",
+    "legal_mask",
     "score",
     "trick_winner",
 ]
@@ -45,10 +52,6 @@ Scoring = Literal["tenths", "exact_or_one", "exact_or_one_bonus", "flat"]
 _DIRECTIONS = ("clockwise", "anticlockwise")
 _VOID_RULES = ("strict", "win_only")
 _SCORINGS = ("tenths", "exact_or_one", "exact_or_one_bonus", "flat")
-
-
-class RulesError(ValueError):
-    """Bad ruleset values, unknown preset, or bad input to a rules question."""
 
 
 def _is_int(x: object) -> bool:
@@ -129,6 +132,21 @@ class Ruleset:
         )
 
     # --- presets, variations, serialisation -----------------------------------------------------
+    @classmethod
+    def coerce(cls, rules: Ruleset | str | None, default: Ruleset | str | None = None) -> Ruleset:
+        """``rules`` as a Ruleset: a Ruleset as it is, a preset name (with variations) through
+        ``preset``. None stands for ``default`` (a Ruleset or a name) where the caller has one,
+        else it is a RulesError, as is anything else. The library's one way to accept rules."""
+        if rules is None:
+            if default is None:
+                raise RulesError("rules are needed: a preset name (e.g. 'modern') or a Ruleset")
+            rules = default
+        if isinstance(rules, Ruleset):
+            return rules
+        if isinstance(rules, str):
+            return cls.preset(rules)
+        raise RulesError(f"rules must be a Ruleset or a preset name, got {rules!r}")
+
     @classmethod
     def preset(cls, name: str) -> Ruleset:
         """A preset by name, optionally with variations: ``pagat+must_beat``,
@@ -217,7 +235,7 @@ class Ruleset:
     def legal_mask(self, hand: int, trick: Sequence[int], first_trick: bool = False) -> int:
         """Fast path: legal cards as a mask, for a hand mask and trick cards. No input checks."""
         must_beat, win_only, ban = self._flags
-        return _legal_mask(hand, trick, first_trick, must_beat, win_only, ban)
+        return legal_mask(hand, trick, first_trick, must_beat, win_only, ban)
 
     def legal_cards(
         self, hand: HandLike, trick: Iterable[CardLike] | str = (), first_trick: bool = False
@@ -238,12 +256,12 @@ class Ruleset:
         return score(call, tricks, self)
 
     def check_call(self, call: int) -> None:
-        """Raise RulesError unless ``call`` is in this ruleset's range."""
+        """Raise CallError unless ``call`` is in this ruleset's range."""
         call = _plain(call)
         if not _is_int(call):
-            raise RulesError(f"a call is a whole number of tricks (an int), got {call!r}")
+            raise CallError(f"a call is a whole number of tricks (an int), got {call!r}")
         if not self.min_call <= call <= self.max_call:
-            raise RulesError(
+            raise CallError(
                 f"call {call!r} is outside {self.name}'s range {self.min_call}..{self.max_call}"
             )
 
@@ -309,10 +327,12 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 # --- legal cards ---------------------------------------------------------------------------------
 
 
-def _legal_mask(
+def legal_mask(
     hand: int, trick: Sequence[int], first_trick: bool, must_beat: int, win_only: int, ban: int
 ) -> int:
-    """The legal-card rule of docs/rules.md on masks."""
+    """The legal-card rule of docs/rules.md on masks: the legal cards of the hand mask ``hand`` for
+    the ``trick`` cards so far, with the switches as ints (``Ruleset.kernel_flags``). The hot
+    path of ``Ruleset.legal_mask`` and ``Position``; no input checks."""
     if not trick:
         if ban and first_trick:
             side = hand & ~SPADE_MASK
@@ -376,27 +396,24 @@ class Legal:
         if c in self.legal:
             return self.text
         if c not in self.excluded:
-            raise RulesError(f"{c} is not in the hand")
+            raise HandError(f"{c} is not in the hand")
         return self.excluded[c]
 
 
 def _check_inputs(hand: HandLike, trick: Iterable[CardLike] | str) -> tuple[Hand, list[Card]]:
-    try:
-        h = Hand.parse(hand)
-        t = _trick_cards(trick)
-    except NotationError as e:
-        raise RulesError(str(e)) from None
+    h = Hand.parse(hand)
+    t = _trick_cards(trick)
     if not h:
-        raise RulesError("the hand is empty")
+        raise HandError("the hand is empty")
     if len(h) > 13:
-        raise RulesError(f"a hand holds at most 13 cards, got {len(h)}")
+        raise HandError(f"a hand holds at most 13 cards, got {len(h)}")
     if len(t) > 3:
-        raise RulesError(f"a trick in progress has 0..3 cards, got {len(t)}")
+        raise NotationError(f"a trick in progress has 0..3 cards, got {len(t)}")
     if len(set(t)) != len(t):
-        raise RulesError(f"a card appears twice in the trick: {' '.join(map(str, t))}")
+        raise NotationError(f"a card appears twice in the trick: {' '.join(map(str, t))}")
     both = [c for c in t if c in h]
     if both:
-        raise RulesError(f"card {both[0]} is both in the hand and in the trick")
+        raise NotationError(f"card {both[0]} is both in the hand and in the trick")
     return h, t
 
 
@@ -408,13 +425,13 @@ def _trick_cards(trick: Iterable[CardLike] | str) -> list[Card]:
     """The cards of a trick given as text (``"AH 6H"``) or as a sequence of cards."""
     if isinstance(trick, str):
         if "|" in trick:
-            raise RulesError(
+            raise NotationError(
                 f"a trick is its cards in play order, without '|' (which separates "
                 f"the tricks of a play record), got {trick!r}"
             )
         return _cards_in_order(trick)
     if not isinstance(trick, Iterable):
-        raise RulesError(f"a trick is card text or a list of cards, got {trick!r}")
+        raise NotationError(f"a trick is card text or a list of cards, got {trick!r}")
     return [Card.parse(c) for c in trick]
 
 
@@ -468,11 +485,6 @@ def _explain(rules: Ruleset, hand: Hand, trick: list[Card], first_trick: bool) -
     return Legal(legal, Reason.LOSING_SPADE, text, {c: text for c in hand - legal})
 
 
-def _ruleset(rules: Ruleset | str) -> Ruleset:
-    """A Ruleset as it is, a preset name (with variations) parsed, anything else a RulesError."""
-    return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
-
-
 def legal_cards(
     hand: HandLike,
     trick: Iterable[CardLike] | str,
@@ -480,7 +492,7 @@ def legal_cards(
     first_trick: bool = False,
 ) -> Hand:
     """Module-level form of ``Ruleset.legal_cards`` (``rules`` may be a preset name)."""
-    return _ruleset(rules).legal_cards(hand, trick, first_trick)
+    return Ruleset.coerce(rules).legal_cards(hand, trick, first_trick)
 
 
 def legal_cards_with_reasons(
@@ -490,16 +502,16 @@ def legal_cards_with_reasons(
     first_trick: bool = False,
 ) -> Legal:
     """Module-level form of ``Ruleset.legal_cards_with_reasons`` (``rules`` may be a name)."""
-    return _ruleset(rules).legal_cards_with_reasons(hand, trick, first_trick)
+    return Ruleset.coerce(rules).legal_cards_with_reasons(hand, trick, first_trick)
 
 
 def trick_winner(trick: Sequence[CardLike] | str) -> int:
     """Index in ``trick`` of the winning card: highest spade, else highest of the led suit."""
     cards = _trick_cards(trick)
     if not cards:
-        raise RulesError("an empty trick has no winner")
+        raise NotationError("an empty trick has no winner")
     if len(cards) > 4 or len(set(cards)) != len(cards):
-        raise RulesError(f"a trick has 1..4 distinct cards, got {' '.join(map(str, cards))}")
+        raise NotationError(f"a trick has 1..4 distinct cards, got {' '.join(map(str, cards))}")
     led = cards[0] // 13
     best = 0
     for i, c in enumerate(cards):
@@ -514,11 +526,11 @@ def trick_winner(trick: Sequence[CardLike] | str) -> int:
 
 def score(call: int, tricks: int, rules: Ruleset | str) -> int:
     """Score of one deal in integer tenths: 32 means 3.2 (see the docs/rules.md scoring table)."""
-    r = _ruleset(rules)
+    r = Ruleset.coerce(rules)
     call, tricks = _plain(call), _plain(tricks)
     r.check_call(call)
     if not _is_int(tricks) or not 0 <= tricks <= 13:
-        raise RulesError(f"tricks must be 0..13, got {tricks!r}")
+        raise IllegalPlayError(f"tricks must be 0..13, got {tricks!r}")
     if r.scoring == "tenths":
         return 10 * call + (tricks - call) if tricks >= call else -10 * call
     if r.scoring == "flat":
@@ -536,7 +548,7 @@ def format_tenths(n: int) -> str:
     """Tenths as text: 32 -> "3.2", -40 -> "-4", -5 -> "-0.5"."""
     n = _plain(n)
     if not _is_int(n):
-        raise RulesError(f"format_tenths needs an int, got {n!r}")
+        raise NotationError(f"format_tenths needs an int, got {n!r}")
     whole, tenth = divmod(abs(n), 10)
     sign = "-" if n < 0 else ""
     return f"{sign}{whole}.{tenth}" if tenth else f"{sign}{whole}"

@@ -18,12 +18,12 @@ from typing import TypeAlias
 import numpy as np
 
 from callbreak_lab.bidding import calls as _calls
-from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, NotationError, _as_rng, is_seat
+from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, as_rng, check_seat
+from callbreak_lab.errors import HandError, NotationError, SolverInputError
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "MonteCarloResult",
-    "SimulationError",
     "deal_around",
     "deals_from_masks",
     "monte_carlo",
@@ -40,26 +40,17 @@ _SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 VoidSuits: TypeAlias = Iterable[int | str] | int | str
 
 
-class SimulationError(ValueError):
-    """Bad input to the simulation, or constraints that no layout of the cards can satisfy."""
-
-
 # ---------------------------------------------------------------------------------------------
 # Input checking
 # ---------------------------------------------------------------------------------------------
 
 
-def _check_seat(seat: object, what: str = "seat") -> int:
-    if not is_seat(seat):
-        raise SimulationError(f"{what} must be 0..3, got {seat!r}")
-    return int(seat)
-
-
 def _hand(h: HandLike, what: str) -> Hand:
+    """``h`` parsed, a HandError naming ``what`` (which cards of which seat) when it is not."""
     try:
         return Hand.parse(h)
     except NotationError as e:
-        raise SimulationError(f"{what}: {e}") from None
+        raise HandError(f"{what}: {e}") from None
 
 
 def _suit(x: object) -> int:
@@ -71,37 +62,37 @@ def _suit(x: object) -> int:
             return _SUIT_NAMES.index(s)
     elif isinstance(x, int | np.integer) and not isinstance(x, bool) and 0 <= x <= 3:
         return int(x)
-    raise SimulationError(f"a void suit is 0..3 or a suit letter/name, got {x!r}")
+    raise NotationError(f"a void suit is 0..3 or a suit letter/name, got {x!r}")
 
 
 def _fixed_masks(
     hand: HandLike, seat: int, known: Mapping[int, HandLike] | None
 ) -> tuple[list[int], Hand]:
     """Per-seat known masks (the own hand plus ``known``), checked for clashes and overflow."""
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     own = _hand(hand, "hand")
     if len(own) != 13:
-        raise SimulationError(f"the known hand must hold 13 cards for a full deal, got {len(own)}")
+        raise HandError(f"the known hand must hold 13 cards for a full deal, got {len(own)}")
     fixed = [0, 0, 0, 0]
     fixed[seat] = own.mask
     for s, cards in (known or {}).items():
-        s = _check_seat(s, "a seat in known")
+        s = check_seat(s, "a seat in known")
         h = _hand(cards, f"known cards of seat {s}")
         if s == seat:
             if not h.issubset(own):
                 extra = (h - own).card_list()
-                raise SimulationError(f"known cards {extra} of seat {s} are not in its own hand")
+                raise SolverInputError(f"known cards {extra} of seat {s} are not in its own hand")
             continue
         for other in range(4):
             clash = h.mask & fixed[other]
             if clash:
                 who = "the known hand" if other == seat else f"seat {other}"
-                raise SimulationError(
+                raise SolverInputError(
                     f"card(s) {Hand(clash).card_list()} placed at seat {s} are also at {who}"
                 )
         fixed[s] |= h.mask
         if fixed[s].bit_count() > 13:
-            raise SimulationError(f"seat {s} has {fixed[s].bit_count()} known cards, at most 13")
+            raise SolverInputError(f"seat {s} has {fixed[s].bit_count()} known cards, at most 13")
     return fixed, own
 
 
@@ -109,7 +100,7 @@ def _void_table(voids: Mapping[int, VoidSuits] | None) -> list[set[int]]:
     """``voids[seat]`` -> set of suits that seat receives no unseen card of."""
     table: list[set[int]] = [set(), set(), set(), set()]
     for s, suits in (voids or {}).items():
-        s = _check_seat(s, "a seat in voids")
+        s = check_seat(s, "a seat in voids")
         items: list[object] = [suits] if isinstance(suits, str | int) else list(suits)
         table[s].update(_suit(x) for x in items)
     return table
@@ -165,7 +156,7 @@ def _code(need: tuple[int, ...]) -> int:
 
 def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:
     """Count the consistent layouts suit by suit (exactly, in Python ints) and turn the counts into
-    sampling tables. Raises SimulationError when no layout exists."""
+    sampling tables. Raises SolverInputError when no layout exists."""
     known_all = fixed[0] | fixed[1] | fixed[2] | fixed[3]
     rest = FULL_MASK & ~known_all
     need0 = tuple(13 - m.bit_count() for m in fixed)
@@ -179,13 +170,13 @@ def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:
         room = sum(sizes[x] for x in range(4) if x not in voids[s])
         if need0[s] > room:
             void_text = ", ".join(_SUIT_NAMES[x] for x in sorted(voids[s]))
-            raise SimulationError(
+            raise SolverInputError(
                 f"seat {s} needs {need0[s]} more cards but only {room} unseen cards are outside "
                 f"its void suits ({void_text})"
             )
     for x in range(4):
         if sizes[x] and not eligible[x]:
-            raise SimulationError(
+            raise SolverInputError(
                 f"{sizes[x]} unseen {_SUIT_NAMES[x]} but every seat that still needs cards is "
                 f"void in {_SUIT_NAMES[x]}"
             )
@@ -206,7 +197,7 @@ def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:
         return memo[need]
 
     if w(0, need0) == 0:
-        raise SimulationError(
+        raise SolverInputError(
             "no layout of the unseen cards satisfies the known cards and voids "
             f"(cards still needed per seat {list(need0)}, unseen per suit {sizes})"
         )
@@ -256,18 +247,15 @@ def deal_around(
     count computed exactly with integers by dynamic programming over the remaining needs (the
     multivariate-hypergeometric counts, restricted to the seats not void in the suit). With no
     voids this reduces to the ordinary random deal. Impossible constraints raise
-    ``SimulationError`` before any drawing. Deterministic for an int seed or a given Generator.
+    ``SolverInputError`` before any drawing. Deterministic for an int seed or a given Generator.
     """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise SimulationError(f"n must be a non-negative int, got {n!r}")
+        raise SolverInputError(f"n must be a non-negative int, got {n!r}")
     if n > MAX_LAYOUTS:  # the arrays alone would not fit in memory long before solving ended
-        raise SimulationError(f"n must be at most {MAX_LAYOUTS:,} layouts, got {n:,}")
+        raise SolverInputError(f"n must be at most {MAX_LAYOUTS:,} layouts, got {n:,}")
     fixed, _ = _fixed_masks(hand, seat, known)
     plan = _plan(fixed, _void_table(voids))
-    try:
-        rng = _as_rng(seed)
-    except NotationError as e:
-        raise SimulationError(str(e)) from None
+    rng = as_rng(seed)  # a bad seed is a DealError naming it
     n = int(n)
     masks = np.tile(np.array(fixed, dtype=np.uint64), (n, 1))
     need = np.tile(np.array([13 - m.bit_count() for m in fixed], dtype=np.int64), (n, 1))
@@ -298,7 +286,7 @@ def deals_from_masks(masks: np.ndarray) -> list[Deal]:
     """``Deal`` objects (validated) from an ``(n, 4)`` array of hand masks."""
     arr = np.asarray(masks)
     if arr.ndim != 2 or arr.shape[1] != 4:
-        raise SimulationError(f"masks must have shape (n, 4), got {arr.shape}")
+        raise SolverInputError(f"masks must have shape (n, 4), got {arr.shape}")
     return [Deal([Hand(int(m)) for m in row]) for row in arr]
 
 
@@ -403,11 +391,9 @@ def monte_carlo(
     ``1/sqrt(n)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
     ``deal_around``.
     """
-    r = Ruleset.preset(rules) if isinstance(rules, str) else rules
-    if not isinstance(r, Ruleset):
-        raise SimulationError(f"rules must be a Ruleset or a preset name, got {rules!r}")
+    r = Ruleset.coerce(rules)
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise SimulationError(f"n must be a positive int, got {n!r}")
+        raise SolverInputError(f"n must be a positive int, got {n!r}")
     masks = deal_around(hand, seat, int(n), seed, known=known, voids=voids)
     own = Hand(int(masks[0, seat]))
     dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from callbreak_lab.bidding.baselines import (
     BASELINES,
-    BaselineError,
     baseline_call,
     baseline_calls,
     baseline_counts,
     clamp_calls,
 )
 from callbreak_lab.cards import Hand
+from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import PRESETS, Ruleset
 
 MODERN = Ruleset.preset("modern")
@@ -121,13 +121,13 @@ def test_clamp_calls_rounds_half_up() -> None:
 
 
 def test_unknown_baseline() -> None:
-    with pytest.raises(BaselineError, match="unknown baseline 'nope'") as info:
+    with pytest.raises(ModelError, match="unknown baseline 'nope'") as info:
         baseline_calls("nope", [Hand.parse(HANDS["WEAK"]).mask], None, MODERN)
     assert isinstance(info.value, ValueError)
 
 
 def test_bad_hand_rejected() -> None:
-    with pytest.raises(ValueError, match="12 cards"):
+    with pytest.raises(ModelError, match="12 cards"):
         baseline_calls("count_aces_kings", [Hand.parse("5432.5432.5432.-").mask], None, MODERN)
 
 

@@ -9,14 +9,19 @@ from testdata import BHOOS_DIR
 
 from callbreak_lab import Card, Deal, Position, parse_record, random_player, trick_winner
 from callbreak_lab.bhoos import (
-    BhoosError,
-    WinnerMismatchError,
     card_to_bhoos,
     convert_request,
     history_from_record,
     parse_bhoos_card,
     parse_history,
     read_requests,
+)
+from callbreak_lab.errors import (
+    CardError,
+    HandError,
+    IllegalPlayError,
+    NotationError,
+    SeatError,
 )
 
 PLAY_REQUESTS = BHOOS_DIR / "play_requests.json"
@@ -37,7 +42,7 @@ def test_parse_card(text: str, card: str) -> None:
 
 @pytest.mark.parametrize("text", ["AS", "10S", "1X", "S1", "1S/", "1S/a", "", "11S", 5, None])
 def test_parse_card_rejects(text: object) -> None:
-    with pytest.raises(BhoosError, match="Bhoos card"):
+    with pytest.raises(CardError, match="Bhoos card"):
         parse_bhoos_card(text)
 
 
@@ -108,63 +113,66 @@ def _history() -> list:
 def test_winner_mismatch() -> None:
     h = _history()
     h[1][2] = 3
-    with pytest.raises(WinnerMismatchError, match=r"trick 2 .*recorded winner index 3.*index 0"):
+    with pytest.raises(IllegalPlayError, match=r"trick 2 .*recorded winner index 3.*index 0"):
         parse_history(h)
-    assert issubclass(WinnerMismatchError, ValueError)
 
 
 @pytest.mark.parametrize(
-    ("mutate", "message"),
+    ("mutate", "error", "message"),
     [
-        (lambda h: h.append([0, ["2D", "3D"], 0]), "list of 4 cards"),
-        (lambda h: h.append([0, ["2D", "3D", "4D", "5D"]]), r"expected \[start"),
-        (lambda h: h[0].__setitem__(0, 4), "start must be a player index"),
-        (lambda h: h[0].__setitem__(2, "3"), "winner must be a player index"),
-        (lambda h: h[1][1].__setitem__(0, "5S"), "already played in trick 1"),
-        (lambda h: h[1].__setitem__(0, 2), "won the last trick"),
-        (lambda h: h[1][1].__setitem__(2, "XX"), "trick 2: bad Bhoos card 'XX'"),
+        (lambda h: h.append([0, ["2D", "3D"], 0]), NotationError, "list of 4 cards"),
+        (lambda h: h.append([0, ["2D", "3D", "4D", "5D"]]), NotationError, r"expected \[start"),
+        (lambda h: h[0].__setitem__(0, 4), SeatError, r"start \(a player index\) must be 0\.\.3"),
+        (lambda h: h[0].__setitem__(2, "3"), SeatError, r"winner \(a player index\) must be"),
+        (lambda h: h[1][1].__setitem__(0, "5S"), NotationError, "already played in trick 1"),
+        (lambda h: h[1].__setitem__(0, 2), IllegalPlayError, "won the last trick"),
+        (lambda h: h[1][1].__setitem__(2, "XX"), CardError, "trick 2: bad Bhoos card 'XX'"),
     ],
 )
-def test_malformed_history(mutate, message: str) -> None:
+def test_malformed_history(mutate, error: type[Exception], message: str) -> None:
     h = copy.deepcopy(_history())
     mutate(h)
-    with pytest.raises(BhoosError, match=message):
+    with pytest.raises(error, match=message):
         parse_history(h)
 
 
 def test_void_then_follow_is_rejected() -> None:
     # index 0 discards a heart on a club trick, then plays a club later
     h = [[0, ["KC", "2H", "3C", "4C"], 0], [0, ["5C", "6C", "7C", "8C"], 3]]
-    with pytest.raises(BhoosError, match="index 1 plays 6C after showing void in clubs"):
+    with pytest.raises(IllegalPlayError, match="index 1 plays 6C after showing void in clubs"):
         parse_history(h)
     assert len(parse_history(h, check_voids=False)) == 2
 
 
 def test_request_errors() -> None:
     base = {"playerId": "P0", "playerIds": ["P0", "B1", "B2", "B3"], "history": [], "played": []}
-    with pytest.raises(BhoosError, match="playerIds must list 4"):
+    with pytest.raises(NotationError, match="playerIds must list 4"):
         convert_request({**base, "playerIds": ["P0"]})
-    with pytest.raises(BhoosError, match="not in playerIds"):
+    with pytest.raises(NotationError, match="not in playerIds"):
         convert_request({**base, "playerId": "zz"})
-    with pytest.raises(BhoosError, match=r"played must list 0\.\.3"):
+    with pytest.raises(NotationError, match=r"played must list 0\.\.3"):
         convert_request({**base, "played": ["2C", "3C", "4C", "5C"]})
-    with pytest.raises(BhoosError, match="appears twice"):
+    with pytest.raises(NotationError, match="appears twice"):
         convert_request({**base, "played": ["2C", "2C/0"]})
-    with pytest.raises(BhoosError, match="held but already played"):
+    with pytest.raises(HandError, match="held but already played"):
         convert_request({**base, "played": ["2C"], "cards": ["2C", "3C"]})
-    with pytest.raises(BhoosError, match="turn"):
+    with pytest.raises(HandError, match="cards: a list of Bhoos cards, got 5"):
+        convert_request({**base, "cards": 5})
+    with pytest.raises(HandError, match="cards: card 2C given twice"):
+        convert_request({**base, "cards": ["2C", "2C/0"]})
+    with pytest.raises(IllegalPlayError, match="turn"):
         convert_request({**base, "history": _history()[:1]})  # index 3 leads, not P0's turn
-    with pytest.raises(BhoosError, match="JSON object"):
+    with pytest.raises(NotationError, match="JSON object"):
         convert_request(["not", "a", "dict"])  # type: ignore[arg-type]
-    with pytest.raises(BhoosError, match="history must be a list"):
+    with pytest.raises(NotationError, match="history must be a list"):
         parse_history("1S 2S")
 
 
 def test_read_requests_errors() -> None:
     assert list(read_requests('{"a": 1}{"b": 2}  \n')) == [{"a": 1}, {"b": 2}]
-    with pytest.raises(BhoosError, match="bad JSON at character"):
+    with pytest.raises(NotationError, match="bad JSON at character"):
         list(read_requests('{"a": 1}{"b":'))
-    with pytest.raises(BhoosError, match="expected a JSON object"):
+    with pytest.raises(NotationError, match="expected a JSON object"):
         list(read_requests("[1, 2]"))
 
 

@@ -9,8 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab.bidding.calls import (
-    CallsError,
-    DistributionError,
     best_call,
     best_calls,
     check_earlier_calls,
@@ -20,6 +18,7 @@ from callbreak_lab.bidding.calls import (
     point_mass,
     score_matrix,
 )
+from callbreak_lab.errors import CallError, ModelError, RulesError
 from callbreak_lab.rules import PRESETS, Ruleset
 
 MODERN = Ruleset.preset("modern")
@@ -273,17 +272,17 @@ def test_best_call_is_argmax_lowest_on_ties(weights: list[float], rules: Ruleset
 )
 def test_invalid_distributions(bad: npt.ArrayLike, message: str) -> None:
     for fn in (expected_scores, make_probabilities, best_call):
-        with pytest.raises(DistributionError, match=message) as info:
+        with pytest.raises(ModelError, match=message) as info:
             fn(bad, MODERN)
         assert isinstance(info.value, ValueError)
 
 
 def test_batch_and_single_shape_guards() -> None:
-    with pytest.raises(DistributionError, match="best_calls"):
+    with pytest.raises(ModelError, match="best_calls"):
         best_call(np.full((2, 14), 1 / 14), MODERN)
-    with pytest.raises(DistributionError, match=r"\(n, 14\)"):
+    with pytest.raises(ModelError, match=r"\(n, 14\)"):
         best_calls(point_mass(3), MODERN)
-    with pytest.raises(DistributionError):
+    with pytest.raises(ModelError):
         point_mass(14)
 
 
@@ -301,16 +300,16 @@ def test_bad_call_range_rejected() -> None:
         def score(self, call: int, tricks: int) -> int:
             return 0
 
-    with pytest.raises(CallsError, match=r"within 1\.\.13"):
+    with pytest.raises(RulesError, match=r"within 1\.\.13"):
         score_matrix(Fake())
 
 
 def test_earlier_calls_checked_against_the_seat_and_call_range() -> None:
     assert check_earlier_calls([3, 4], 2, MODERN) == (3, 4)
     assert check_earlier_calls((), 0, STRICT) == ()
-    with pytest.raises(CallsError, match="takes 1 earlier call"):
+    with pytest.raises(CallError, match="takes 1 earlier call"):
         check_earlier_calls([3, 4], 1, MODERN)
-    with pytest.raises(CallsError, match=r"whole number 2\.\.13, got 1"):
+    with pytest.raises(CallError, match=r"whole number 2\.\.13, got 1"):
         check_earlier_calls([1], 1, STRICT)
-    with pytest.raises(CallsError, match="sequence of numbers"):
+    with pytest.raises(CallError, match="sequence of numbers"):
         check_earlier_calls("34", 2, MODERN)  # type: ignore[arg-type]

@@ -19,9 +19,14 @@ from callbreak_lab.cards import (
     Hand,
     HandError,
     NotationError,
+    SeatError,
     Suit,
+    check_seat,
     is_seat,
+    lowest_card,
+    play_order_key,
 )
+from callbreak_lab.errors import CallbreakLabError
 
 BHOOS = BHOOS_DIR
 
@@ -100,7 +105,7 @@ def test_card_errors_are_value_errors() -> None:
     assert issubclass(CardError, NotationError)
     assert issubclass(HandError, NotationError)
     assert issubclass(DealError, NotationError)
-    assert issubclass(NotationError, ValueError)
+    assert issubclass(NotationError, CallbreakLabError) and issubclass(NotationError, ValueError)
 
 
 @given(cards)
@@ -344,7 +349,7 @@ def test_random_with_errors() -> None:
         Deal.random_with({0: "AS", 1: "AS KS"}, seed=1)
     with pytest.raises(DealError, match="seat 2 has 14 fixed cards"):
         Deal.random_with({2: list(Hand.full())[:14]}, seed=1)
-    with pytest.raises(DealError, match=re.escape("seat must be 0..3, got 4")):
+    with pytest.raises(SeatError, match=re.escape("seat must be 0..3, got 4")):
         Deal.random_with({4: "AS"}, seed=1)
     with pytest.raises(DealError, match="card AS is fixed for both seat 0 and seat 3"):
         Deal.random_with({0: "AS"}, seed=1, extra_known={3: "AS"})
@@ -409,7 +414,7 @@ def test_card_of_and_random_with_reject_bools_and_floats() -> None:
     with pytest.raises(CardError, match=r"suit must be 0\.\.3"):
         Card.of(True, 0)  # was the 2 of diamonds
     for seat in (True, 1.0):  # True was seat 1; 1.0 a TypeError
-        with pytest.raises(DealError, match=r"seat must be 0\.\.3"):
+        with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
             Deal.random_with({seat: "AS"}, seed=1)  # type: ignore[dict-item]
     assert Card.of(np.int64(3), 12) == Card.parse("AS")
 
@@ -443,8 +448,29 @@ def test_is_seat_is_0_to_3_as_int_or_numpy_int() -> None:
 @pytest.mark.parametrize("seat", [-1, 4, True, 1.0, "1"])
 def test_deal_index_rejects_what_is_not_a_seat(seat: object) -> None:
     deal = Deal.random(3)
-    with pytest.raises(DealError, match="seat must be 0, 1, 2 or 3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         deal[seat]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, np.True_, 1.0, "1", None, np.int64(-1)])
+def test_check_seat_rejects_what_is_not_a_seat_and_names_it(seat: object) -> None:
+    with pytest.raises(SeatError, match=re.escape(f"leader must be 0..3, got {seat!r}")):
+        check_seat(seat, "leader")
+
+
+def test_check_seat_returns_a_plain_int() -> None:
+    got = [check_seat(x) for x in (0, 1, 2, 3, np.int8(2), np.uint64(3))]
+    assert got == [0, 1, 2, 3, 2, 3] and all(type(x) is int for x in got)
+
+
+def test_play_order_key_is_rank_then_clubs_diamonds_hearts_spades() -> None:
+    order = sorted(range(52), key=play_order_key)
+    assert [str(Card(c)) for c in order[:5]] == ["2C", "2D", "2H", "2S", "3C"]
+    assert [str(Card(c)) for c in order[-2:]] == ["AH", "AS"]
+    assert lowest_card(Card.parse(t) for t in ("AS", "3D", "3C", "KH")) == Card.parse("3C")
+    assert lowest_card([51, 12]) == Card.parse("AC") and type(lowest_card([0])) is Card
+    with pytest.raises(CardError, match="no card"):
+        lowest_card([])
 
 
 def test_deal_index_takes_seats_as_ints_and_numpy_ints() -> None:

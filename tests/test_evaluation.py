@@ -25,6 +25,7 @@ from callbreak_lab.bidding.evaluation import (
 )
 from callbreak_lab.bidding.model import MODELS_ENV, BidModel, ModelError, save_model
 from callbreak_lab.cli import main
+from callbreak_lab.errors import HandError, NotationError, SeatError
 from callbreak_lab.rules import PRESETS
 
 FIXTURE = Path(__file__).parent / "data" / "bid"
@@ -100,17 +101,17 @@ def test_parse_hand_line() -> None:
     assert parse_hand_line("AKQ2.T98.765.432\t2") == (hand, 2)
     assert parse_hand_line(" AKQ2.T98.765.432 \t 1\t") == (hand, 1)
     assert parse_hand_line("AS KS QS 2S TH 9H 8H 7D 6D 5D 4C 3C 2C\t3") == (hand, 3)
-    with pytest.raises(ModelError, match=r"seat must be 0\.\.3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         parse_hand_line("AKQ2.T98.765.432 7")
-    with pytest.raises(ModelError, match="13 cards, got 3"):
+    with pytest.raises(HandError, match="13 cards, got 3"):
         parse_hand_line("AS KS QS")
-    with pytest.raises(ModelError, match="dotted hand"):
+    with pytest.raises(HandError, match="dotted hand"):
         parse_hand_line("AKQ2.T98.765")
-    # a negative seat is named as a seat; a digit int() cannot read is a ModelError (it was a
-    # bare ValueError that stopped `evaluate --file` at that line)
-    with pytest.raises(ModelError, match=r"seat must be 0\.\.3, got -1"):
+    # a negative seat is named as a seat; a digit int() cannot read is a NotationError (it was
+    # a bare ValueError that stopped `evaluate --file` at that line)
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3, got -1"):
         parse_hand_line("AKQ2.T98.765.432 -1")
-    with pytest.raises(ModelError):
+    with pytest.raises(NotationError):
         parse_hand_line("AKQ2.T98.765.432 \u00b2")
 
 

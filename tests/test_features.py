@@ -21,13 +21,13 @@ from callbreak_lab.bidding.features import (
     SIDE_RUN_WINNERS_TABLE,
     SIDE_SURE_TABLE,
     SURVIVAL,
-    FeatureError,
     feature_dict,
     features_for,
     hand_features,
     suit_patterns,
 )
 from callbreak_lab.cards import Hand
+from callbreak_lab.errors import ModelError, SeatError
 
 COL = {name: i for i, name in enumerate(FEATURE_NAMES)}
 PER_SUIT = ("len", "ace", "king", "queen", "jack", "run")
@@ -214,18 +214,18 @@ def test_survival_table_matches_simulation() -> None:
 
 
 @pytest.mark.parametrize(
-    ("masks", "seats", "message"),
+    ("masks", "seats", "error", "message"),
     [
-        ([mask("AKQ2.T98.765.432") & ~(1 << 51)], [0], "12 cards"),
-        ([1 << 52 | 0x1FFF], [0], "above bit 51"),
-        ([mask("AKQ2.T98.765.432")], [4], "0..3"),
-        ([mask("AKQ2.T98.765.432")], [0, 1], "does not match"),
-        ([[1, 2]], [0], "1-D"),
-        ([-1], [0], "non-negative"),
+        ([mask("AKQ2.T98.765.432") & ~(1 << 51)], [0], ModelError, "12 cards"),
+        ([1 << 52 | 0x1FFF], [0], ModelError, "above bit 51"),
+        ([mask("AKQ2.T98.765.432")], [4], SeatError, "0..3"),
+        ([mask("AKQ2.T98.765.432")], [0, 1], ModelError, "does not match"),
+        ([[1, 2]], [0], ModelError, "1-D"),
+        ([-1], [0], ModelError, "non-negative"),
     ],
 )
-def test_errors(masks: list[int], seats: list[int], message: str) -> None:
-    with pytest.raises(FeatureError, match=message) as info:
+def test_errors(masks: list[int], seats: list[int], error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message) as info:
         hand_features(np.array(masks), np.array(seats))
     assert isinstance(info.value, ValueError)
 
@@ -335,5 +335,5 @@ def test_rename_side_suits_permutes_the_per_suit_columns() -> None:
                 assert f[col[f"{stem}_{to}"]] == base[col[f"{stem}_{letter}"]]
         shared = [i for n, i in col.items() if not n.endswith(("_c", "_d", "_h"))]
         assert np.array_equal(f[shared], base[shared])
-    with pytest.raises(FeatureError, match="permutation"):
+    with pytest.raises(ModelError, match="permutation"):
         rename_side_suits(masks, (0, 0, 1))

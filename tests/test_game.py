@@ -15,13 +15,14 @@ from callbreak_lab import (
     CallError,
     Card,
     Deal,
+    DealError,
     Hand,
     IllegalPlayError,
     Match,
-    MatchError,
     Position,
     RecordError,
     Ruleset,
+    SeatError,
     parse_record,
     play_out,
     random_player,
@@ -350,9 +351,9 @@ def test_match_ends_after_five_deals_and_rotates_dealer() -> None:
         m.record_deal([2, 2, 2, 2], [4, 3, 3, 3])
     assert m.is_over and [d.dealer for d in m.deals] == [3, 0, 1, 2, 3]
     assert m.totals == (5 * 22, 5 * 21, 5 * 21, 5 * 21)
-    with pytest.raises(MatchError, match="the match is over after 5 deals"):
+    with pytest.raises(IllegalPlayError, match="the match is over after 5 deals"):
         m.record_deal([2, 2, 2, 2], [4, 3, 3, 3])
-    with pytest.raises(MatchError, match="the match is over"):
+    with pytest.raises(IllegalPlayError, match="the match is over"):
         m.start_deal([2, 2, 2, 2])
 
 
@@ -384,11 +385,11 @@ def test_match_to_target_score() -> None:
             "seat 2 called 1: strict calls are 2..13",
         ),
         ("modern", [3, 4, 2, 14], [5, 3, 2, 3], CallError, "seat 3 called 14"),
-        ("modern", [3, 4, 2], [5, 3, 2, 3], MatchError, "calls need one value per seat (4), got 3"),
-        ("modern", "3,x,2,3", [5, 3, 2, 3], MatchError, "calls must be four whole numbers"),
-        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], MatchError, "seat 3: calls must be whole"),
-        ("modern", [3, 4, 2, 3], [5, 3, 2, 2], MatchError, "tricks must sum to 13, got 12"),
-        ("modern", [3, 4, 2, 3], [14, 0, 0, -1], MatchError, "seat 0 took 14 tricks"),
+        ("modern", [3, 4, 2], [5, 3, 2, 3], CallError, "calls need one value per seat (4), got 3"),
+        ("modern", "3,x,2,3", [5, 3, 2, 3], CallError, "calls must be four whole numbers"),
+        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], CallError, "seat 3: calls must be whole"),
+        ("modern", [3, 4, 2, 3], [5, 3, 2, 2], IllegalPlayError, "tricks must sum to 13, got 12"),
+        ("modern", [3, 4, 2, 3], [14, 0, 0, -1], IllegalPlayError, "seat 0 took 14 tricks"),
     ],
 )
 def test_match_input_errors(
@@ -398,43 +399,43 @@ def test_match_input_errors(
     with pytest.raises(error, match=re.escape(message)):
         m.record_deal(calls, tricks)  # type: ignore[arg-type]
     assert m.deals == []
-    assert issubclass(CallError, ValueError)
+    assert issubclass(CallError, IllegalPlayError) and issubclass(CallError, ValueError)
 
 
 def test_match_pending_calls_and_players() -> None:
     m = Match("home")
-    with pytest.raises(MatchError, match="no calls: pass calls or call start_deal first"):
+    with pytest.raises(CallError, match="no calls: pass calls or call start_deal first"):
         m.record_deal(None, [4, 3, 3, 3])
     with pytest.raises(CallError, match=re.escape("seat 1 called 1: home calls are 2..13")):
         m.start_deal([2, 1, 2, 2])
     m.start_deal([2, 2, 2, 2])
-    with pytest.raises(MatchError, match="differ from those given to start_deal"):
+    with pytest.raises(CallError, match="differ from those given to start_deal"):
         m.record_deal([3, 2, 2, 2], [4, 3, 3, 3])
     assert m.record_deal([2, 2, 2, 2], [4, 3, 3, 3]).scores == (-20, 20, 20, 20)
-    with pytest.raises(MatchError, match="exactly 4 players, got 3"):
+    with pytest.raises(IllegalPlayError, match="exactly 4 players, got 3"):
         Match("modern", players=3)
-    with pytest.raises(MatchError, match="exactly 4 players, got 2"):
+    with pytest.raises(IllegalPlayError, match="exactly 4 players, got 2"):
         Match("modern", players=["a", "b"])
     for seat in (4, -1, True):  # 4 silently wrapped to table seat 0 (plus the deals played)
-        with pytest.raises(MatchError, match=r"a deal seat is 0\.\.3"):
+        with pytest.raises(SeatError, match=r"a deal seat must be 0\.\.3"):
             m.table_seat(seat)
     assert m.table_seat(3) == 0  # one deal played: deal seat 3 is table seat 0
     # a string is not a list of names ("abcd" made players a, b, c and d)
     for players in ("abcd", "Ann,Bob,Cat,Dan", None):
-        with pytest.raises(MatchError, match="a list of four names"):
+        with pytest.raises(IllegalPlayError, match="a list of four names"):
             Match("modern", players=players)  # type: ignore[arg-type]
 
 
 def test_random_player_rejects_a_bad_seed() -> None:
     for seed in (-1, "a"):  # numpy's "expected non-negative integer" / a TypeError
-        with pytest.raises(ValueError, match="seed must be a whole number >= 0"):
+        with pytest.raises(DealError, match="seed must be a whole number >= 0"):
             random_player(seed)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seat", [-1, 4, True, "1", 1.5])
 def test_position_hand_rejects_a_bad_seat(seat: object) -> None:
     p = Position(FIXED, "modern")
-    with pytest.raises(ValueError, match=r"seat must be 0\.\.3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         p.hand(seat)  # type: ignore[arg-type]
     assert p.hand(np.int64(3)) == FIXED[3]
 
@@ -443,7 +444,9 @@ def test_under_other_rules() -> None:
     p = Position.replay(Deal.random(1), "5C 2C", "pagat")  # seat 1 ducks, holding JC 9C
     same = p.under("home")  # the same legal-card switches: a copy with the other rules
     assert same.rules.name == "home" and same.history == p.history and same is not p
-    with pytest.raises(IllegalPlayError, match=r"card 2 \(2C, trick 1\): seat 1 cannot play"):
+    with pytest.raises(
+        IllegalPlayError, match=r"not legal under modern: card 2 \(2C, trick 1\): seat 1 cannot"
+    ):
         p.under("modern")
     q = Position.replay(p.deal, "5C JC", "pagat").under("modern")
     assert q.rules.name == "modern" and q.record() == "5C JC"
@@ -457,7 +460,7 @@ def test_numpy_ints_as_cards_seats_calls_and_tricks() -> None:
     result = m.record_deal(np.array([3, 3, 3, 3]), np.array([4, 3, 3, 3]))
     assert result.calls == (3, 3, 3, 3) and result.scores == (31, 30, 30, 30)
     assert all(type(x) is int for x in (*result.calls, *result.tricks, *m.totals))
-    with pytest.raises(MatchError, match="seat 0: tricks must be whole numbers"):
+    with pytest.raises(IllegalPlayError, match="seat 0: tricks must be whole numbers"):
         m.record_deal([3, 3, 3, 3], np.array([4.0, 3, 3, 3]))
-    with pytest.raises(MatchError, match="whole numbers, got True"):
+    with pytest.raises(IllegalPlayError, match="whole numbers, got True"):
         m.record_deal([3, 3, 3, 3], [True, 4, 4, 4])

@@ -12,7 +12,17 @@ import numpy as np
 import pytest
 
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, random_player
-from callbreak_lab.lines import LAST_CARD, LineError, analyse_play, play_line, playout_line
+from callbreak_lab.errors import (
+    CallError,
+    CardError,
+    DealError,
+    IllegalPlayError,
+    RecordError,
+    RulesError,
+    SeatError,
+    SolverInputError,
+)
+from callbreak_lab.lines import LAST_CARD, analyse_play, play_line, playout_line
 from tests.reference import minimax as ref
 
 
@@ -280,43 +290,43 @@ def test_html_is_escaped_and_marked() -> None:
 def test_errors() -> None:
     pos = must_beat_ending("home")
     line = play_line(pos, 1)
-    with pytest.raises(LineError, match=r"seat must be 0\.\.3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         play_line(pos, 4)
-    with pytest.raises(LineError, match="step index"):
+    with pytest.raises(SolverInputError, match="step index"):
         line.branch(99, "3H")
     for index in (1.5, True, "1"):  # 1.5 and "1" were TypeErrors, True was step 1
-        with pytest.raises(LineError, match="step index must be an int"):
+        with pytest.raises(SolverInputError, match="step index must be an int"):
             line.position(index)  # type: ignore[arg-type]
-    with pytest.raises(LineError, match="does not hold AS"):
+    with pytest.raises(IllegalPlayError, match="does not hold AS"):
         line.branch(0, "AS")
-    with pytest.raises(LineError, match="unknown rank"):
+    with pytest.raises(CardError, match="unknown rank"):
         line.branch(0, "ZH")
-    with pytest.raises(LineError, match="calls need one value per seat"):
+    with pytest.raises(CallError, match="calls need one value per seat"):
         play_line(pos, 1, calls="3,4")
-    with pytest.raises(LineError, match="whole numbers"):
+    with pytest.raises(CallError, match="whole numbers"):
         play_line(pos, 1, calls="a,b,c,d")
-    with pytest.raises(LineError, match=r"calls are 2\.\.13"):
+    with pytest.raises(CallError, match=r"calls are 2\.\.13"):
         play_line(pos, 1, calls=[1, 3, 3, 3])
-    with pytest.raises(LineError, match="cannot read the deal"):
+    with pytest.raises(DealError, match="a deal is four hands"):
         play_line("AKQ", 1, "home")
-    with pytest.raises(LineError, match="rules are needed for a Deal"):
+    with pytest.raises(RulesError, match="rules are needed"):
         play_line(pos.deal, 1)
-    with pytest.raises(LineError, match="need a Position, a Deal or deal text, got int"):
+    with pytest.raises(SolverInputError, match="need a Position, a Deal or deal text, got int"):
         play_line(5, 1, "home")  # type: ignore[arg-type]
-    with pytest.raises(LineError, match="whole numbers"):
+    with pytest.raises(CallError, match="whole numbers"):
         play_line(pos, 1, calls=[3.0, 3, 3, 3])  # type: ignore[list-item]
-    with pytest.raises(LineError, match="whole numbers, got 5"):
+    with pytest.raises(CallError, match="whole numbers, got 5"):
         play_line(pos, 1, calls=5)  # type: ignore[arg-type]
     # the ruleset's own highest call, not always 13
-    with pytest.raises(LineError, match=r"called 9: home\+max_call=8 calls are 2\.\.8"):
+    with pytest.raises(CallError, match=r"called 9: home\+max_call=8 calls are 2\.\.8"):
         play_line(pos, 1, "home+max_call=8", calls=[9, 3, 3, 3])
-    with pytest.raises(LineError, match="a play record or a list of cards, got None"):
+    with pytest.raises(RecordError, match="a play record or a list of cards, got None"):
         analyse_play(pos.deal, None, "home")  # type: ignore[arg-type]
 
 
 def test_position_replayed_under_other_rules() -> None:
     pos = Position.replay(Deal.random(1), "5C 2C 3C 4C | 8C 9C", "pagat")  # seat 1 ducked
-    with pytest.raises(LineError, match=r"not legal under modern: card 2 \(2C, trick 1\)"):
+    with pytest.raises(IllegalPlayError, match=r"not legal under modern: card 2 \(2C, trick 1\)"):
         play_line(pos, 0, "modern")
     line = playout_line(pos, "home")  # plays like pagat: the same line, under home's name
     assert line.rules.name == "home" and line.cards() == playout_line(pos).cards()
@@ -327,7 +337,7 @@ def test_numpy_seat_and_calls() -> None:
     line = play_line(pos, np.int64(1), calls=np.array([2, 3, 4, 4]))
     assert line.seat == 1 and type(line.seat) is int and line.calls == (2, 3, 4, 4)
     assert line.cards() == play_line(pos, 1).cards()
-    with pytest.raises(LineError, match=r"seat must be 0\.\.3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         play_line(pos, np.float64(1.0))  # type: ignore[arg-type]
 
 
@@ -336,7 +346,7 @@ def test_branch_rejects_illegal_card() -> None:
     line = play_line(pos, 0)  # seat 0 studied; seat 1 plays step 0
     pos2 = ending(["AD", "2S KD", "4C 5D", "6C 7D"], "modern", leader=0, trick="KC")
     line2 = play_line(pos2, 1)
-    with pytest.raises(LineError, match=r"not legal.*void in clubs: must trump"):
+    with pytest.raises(IllegalPlayError, match=r"not legal.*void in clubs: must trump"):
         line2.branch(0, "KD")
     assert line.branch(0, "3H").steps[0].card == Card.parse("3H")
 

@@ -10,7 +10,8 @@ import pytest
 
 import callbreak_lab.solver as solver
 from callbreak_lab import Card, Deal, Hand, Position, random_player
-from callbreak_lab.lines import analyse_play, play_line, playout_line, tie_key
+from callbreak_lab.cards import play_order_key
+from callbreak_lab.lines import analyse_play, play_line, playout_line
 
 # seeds whose lines the solver finds quickly (solve times vary a lot between deals)
 CASES = [(5, "modern", 1), (1, "online", 0), (2, "strict", 0)]
@@ -36,7 +37,7 @@ def test_full_line(seed: int, rules: str, seat: int) -> None:
         assert s.value == s.best == line.value
         mine = s.seat == seat
         assert s.best == (max if mine else min)(s.values.values())
-        assert s.card == min((c for c, v in s.values.items() if v == s.best), key=tie_key)
+        assert s.card == min((c for c, v in s.values.items() if v == s.best), key=play_order_key)
         assert (s.forced is not None) == (len(s.values) == 1)
     # branching with a worse card changes the outcome by what card_values predicted
     tried = 0

@@ -32,6 +32,7 @@ from callbreak_lab.bidding.model import (
     save_model,
 )
 from callbreak_lab.cards import Hand
+from callbreak_lab.errors import CallError, HandError, RulesError, SeatError
 from callbreak_lab.rules import PRESETS, Ruleset
 
 FIXTURE = Path(__file__).parent / "data" / "bid"
@@ -183,14 +184,14 @@ def test_earlier_calls_are_checked_and_ignored_by_an_unconditioned_model(
         rec.distribution, recommend_call(hand, 2, "modern", model=model).distribution
     )
     assert recommend_call(hand, 0, "modern", model=model, earlier_calls=[]).earlier_calls == ()
-    with pytest.raises(ModelError, match="takes 2 earlier call"):
+    with pytest.raises(CallError, match="takes 2 earlier call"):
         recommend_call(hand, 2, "modern", model=model, earlier_calls=[3])
-    with pytest.raises(ModelError, match=r"whole number 2\.\.13, got 1"):  # strict calls >= 2
+    with pytest.raises(CallError, match=r"whole number 2\.\.13, got 1"):  # strict calls >= 2
         recommend_call(hand, 1, "strict", model=model, earlier_calls=[1])
     for bad in ([14], [0], [2.5], [True], ["3"]):
-        with pytest.raises(ModelError, match="earlier call must be a whole number"):
+        with pytest.raises(CallError, match="earlier call must be a whole number"):
             recommend_call(hand, 1, "modern", model=model, earlier_calls=bad)  # type: ignore[list-item]
-    with pytest.raises(ModelError, match="sequence of numbers"):
+    with pytest.raises(CallError, match="sequence of numbers"):
         recommend_call(hand, 1, "modern", model=model, earlier_calls="3")  # type: ignore[arg-type]
 
 
@@ -379,14 +380,14 @@ def test_recommend_calls_batch_matches_single(model: BidModel) -> None:
 
 
 def test_recommend_call_bad_input(model: BidModel) -> None:
-    with pytest.raises(ModelError):
+    with pytest.raises(HandError):
         recommend_call("AKQ2.T98.765", 0, "modern", model=model)  # 10 cards
-    with pytest.raises(ModelError, match="seat"):
+    with pytest.raises(SeatError, match="seat"):
         recommend_call("AKQ2.T98.765.432", 4, "modern", model=model)
-    with pytest.raises(ModelError, match="seat"):  # a bool is not a seat (the solver agrees)
+    with pytest.raises(SeatError, match="seat"):  # a bool is not a seat (the solver agrees)
         recommend_call("AKQ2.T98.765.432", True, "modern", model=model)  # type: ignore[arg-type]
-    with pytest.raises(ModelError, match="cannot read a hand"):
+    with pytest.raises(HandError, match="cannot read a hand"):
         recommend_call(None, 0, "modern", model=model)  # type: ignore[arg-type]
-    with pytest.raises(ModelError, match="unknown ruleset"):
+    with pytest.raises(RulesError, match="unknown ruleset"):
         recommend_call("AKQ2.T98.765.432", 0, "bridge", model=model)
     assert profile_of("pagat") == "home_pagat" and profile_of(PRESETS["strict"]) == "strict"

@@ -11,7 +11,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from callbreak_lab import PRESETS, Card, Hand, Reason, RulesError, Ruleset
+from callbreak_lab import (
+    PRESETS,
+    CallError,
+    Card,
+    Hand,
+    HandError,
+    IllegalPlayError,
+    NotationError,
+    Reason,
+    RulesError,
+    Ruleset,
+)
 from callbreak_lab.rules import (
     format_tenths,
     legal_cards,
@@ -319,25 +330,25 @@ def test_reason_texts_for_free_choices() -> None:
     assert Ruleset.preset("online").legal_cards_with_reasons("2S KD", cards("AH 4S")).text == (
         "void in hearts, cannot overtrump the 4♠: any card"
     )
-    with pytest.raises(RulesError, match="9C is not in the hand"):
+    with pytest.raises(HandError, match="9C is not in the hand"):
         r.legal_cards_with_reasons("KH", []).why("9C")
 
 
 @pytest.mark.parametrize(
-    ("hand", "trick", "message"),
+    ("hand", "trick", "error", "message"),
     [
-        ("AS", "2C 3C 4C 5C", "a trick in progress has 0..3 cards, got 4"),
-        ("AS", "2C 2C", "a card appears twice in the trick: 2C 2C"),
-        ("AS KS", "KS", "card KS is both in the hand and in the trick"),
-        ("", "2C", "the hand is empty"),
-        ("AKQJT98765432.A..", "2H", "a hand holds at most 13 cards, got 14"),
-        ("AX", "2C", "unknown suit 'X' in card 'AX'"),
-        ("AS", "2Z", "unknown suit 'Z' in card '2Z'"),
-        ("AS", "AH | 6H", "a trick is its cards in play order, without '|'"),  # was: suit '|'
+        ("AS", "2C 3C 4C 5C", NotationError, "a trick in progress has 0..3 cards, got 4"),
+        ("AS", "2C 2C", NotationError, "a card appears twice in the trick: 2C 2C"),
+        ("AS KS", "KS", NotationError, "card KS is both in the hand and in the trick"),
+        ("", "2C", HandError, "the hand is empty"),
+        ("AKQJT98765432.A..", "2H", HandError, "a hand holds at most 13 cards, got 14"),
+        ("AX", "2C", HandError, "unknown suit 'X' in card 'AX'"),
+        ("AS", "2Z", NotationError, "unknown suit 'Z' in card '2Z'"),
+        ("AS", "AH | 6H", NotationError, "a trick is its cards in play order, without '|'"),
     ],
 )
-def test_legal_input_errors(hand: str, trick: str, message: str) -> None:
-    with pytest.raises(RulesError, match=re.escape(message)):
+def test_legal_input_errors(hand: str, trick: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
         legal_cards(hand, trick, PRESETS["modern"])
 
 
@@ -347,15 +358,15 @@ def test_trick_winner_examples_and_errors() -> None:
     assert trick_winner(cards("AC 2S 5S KS")) == 3
     assert trick_winner(cards("AS 2S 5S KS")) == 0
     assert trick_winner(["7D"]) == 0
-    with pytest.raises(RulesError, match="an empty trick has no winner"):
+    with pytest.raises(NotationError, match="an empty trick has no winner"):
         trick_winner([])
-    with pytest.raises(RulesError, match=re.escape("a trick has 1..4 distinct cards")):
+    with pytest.raises(NotationError, match=re.escape("a trick has 1..4 distinct cards")):
         trick_winner(cards("AS AS"))
     # card text is read as cards (it was read letter by letter: "unknown suit 'A' in card 'A'")
     assert trick_winner("2H AD KH 3C") == 2 and trick_winner("AC, 2S, 5S, KS") == 3
-    with pytest.raises(RulesError, match="a trick is card text or a list of cards, got 5"):
+    with pytest.raises(NotationError, match="a trick is card text or a list of cards, got 5"):
         trick_winner(5)  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match="a trick is card text or a list of cards, got 5"):
+    with pytest.raises(NotationError, match="a trick is card text or a list of cards, got 5"):
         PRESETS["modern"].legal_cards("AS KD", 5)  # type: ignore[arg-type]
 
 
@@ -368,9 +379,24 @@ def test_module_legal_cards_take_a_preset_name() -> None:
             legal_cards("AS", "", rules)  # type: ignore[arg-type]
 
 
+def test_coerce_takes_a_ruleset_a_name_or_none_with_a_default() -> None:
+    modern = PRESETS["modern"]
+    assert Ruleset.coerce(modern) is modern
+    assert Ruleset.coerce("pagat+must_beat") == Ruleset.preset("pagat+must_beat")
+    assert Ruleset.coerce(None, default="home") is PRESETS["home"]
+    assert Ruleset.coerce(None, default=modern) is modern
+    assert Ruleset.coerce("strict", default=modern) is PRESETS["strict"]
+    with pytest.raises(RulesError, match="rules are needed"):
+        Ruleset.coerce(None)
+    with pytest.raises(RulesError, match="rules must be a Ruleset or a preset name, got 5"):
+        Ruleset.coerce(5)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="unknown ruleset 'bridge'"):
+        Ruleset.coerce("bridge", default="modern")
+
+
 def test_score_with_no_ruleset_is_a_rules_error() -> None:
-    with pytest.raises(RulesError, match="a ruleset name is a string, got None"):  # not an
-        score(3, 3, None)  # type: ignore[arg-type]  # AttributeError any more
+    with pytest.raises(RulesError, match="rules are needed"):  # not an AttributeError any more
+        score(3, 3, None)  # type: ignore[arg-type]
     assert score(3, 5, PRESETS["strict"]) == score(3, 5, "strict") == 32
 
 
@@ -410,7 +436,7 @@ def test_003_home_scoring_tables() -> None:
     }
     assert home.score(4, 4) == 40 and home.score(4, 5) == 40 and home.score(4, 6) == -40
     assert home.score(7, 8) == 70 and home.score(13, 13) == 130
-    with pytest.raises(RulesError, match=re.escape("call 1 is outside home's range 2..13")):
+    with pytest.raises(CallError, match=re.escape("call 1 is outside home's range 2..13")):
         home.score(1, 1)
 
 
@@ -424,18 +450,18 @@ def test_variation_scorings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("call", "tricks", "message"),
+    ("call", "tricks", "error", "message"),
     [
-        (0, 5, "call 0 is outside modern's range 1..13"),
-        (14, 5, "call 14 is outside modern's range 1..13"),
-        (3, 14, "tricks must be 0..13, got 14"),
-        (3, -1, "tricks must be 0..13, got -1"),
-        (3.0, 3, "a call is a whole number of tricks (an int), got 3.0"),
-        ("3", 3, "a call is a whole number of tricks (an int), got '3'"),
+        (0, 5, CallError, "call 0 is outside modern's range 1..13"),
+        (14, 5, CallError, "call 14 is outside modern's range 1..13"),
+        (3, 14, IllegalPlayError, "tricks must be 0..13, got 14"),
+        (3, -1, IllegalPlayError, "tricks must be 0..13, got -1"),
+        (3.0, 3, CallError, "a call is a whole number of tricks (an int), got 3.0"),
+        ("3", 3, CallError, "a call is a whole number of tricks (an int), got '3'"),
     ],
 )
-def test_score_errors(call: int, tricks: int, message: str) -> None:
-    with pytest.raises(RulesError, match=re.escape(message)):
+def test_score_errors(call: int, tricks: int, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
         score(call, tricks, PRESETS["modern"])
 
 
@@ -446,9 +472,9 @@ def test_score_takes_numpy_ints() -> None:
     assert PRESETS["modern"].score(np.int8(3), np.uint8(3)) == 30
     assert format_tenths(np.int64(-5)) == "-0.5"
     PRESETS["home"].check_call(np.int64(2))
-    with pytest.raises(RulesError, match="call 1 is outside home"):
+    with pytest.raises(CallError, match="call 1 is outside home"):
         PRESETS["home"].check_call(np.int64(1))
-    with pytest.raises(RulesError, match=r"tricks must be 0\.\.13"):
+    with pytest.raises(IllegalPlayError, match=r"tricks must be 0\.\.13"):
         score(3, np.float64(3.0), "modern")
 
 
@@ -480,7 +506,7 @@ def test_format_tenths(n: int, text: str) -> None:
 
 
 def test_format_tenths_rejects_floats() -> None:
-    with pytest.raises(RulesError, match=re.escape("format_tenths needs an int, got 3.2")):
+    with pytest.raises(NotationError, match=re.escape("format_tenths needs an int, got 3.2")):
         format_tenths(3.2)  # type: ignore[arg-type]
 
 

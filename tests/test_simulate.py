@@ -11,10 +11,18 @@ from scipy import stats
 
 from callbreak_lab.bidding.calls import best_call, expected_scores, legal_calls, point_mass
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Deal, Hand
+from callbreak_lab.errors import (
+    CallbreakLabError,
+    DealError,
+    HandError,
+    NotationError,
+    RulesError,
+    SeatError,
+    SolverInputError,
+)
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.simulate import (
     MonteCarloResult,
-    SimulationError,
     deal_around,
     deals_from_masks,
     monte_carlo,
@@ -141,40 +149,44 @@ def test_void_seat_never_gets_the_suit() -> None:
 
 
 def test_bad_inputs_raise_clear_errors() -> None:
-    with pytest.raises(SimulationError, match="13 cards"):
+    with pytest.raises(HandError, match="13 cards"):
         deal_around(Hand.parse("AKQ..."), 0, 5)
-    with pytest.raises(SimulationError, match=r"seat must be 0\.\.3"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         deal_around(HAND, 4, 5)
-    with pytest.raises(SimulationError, match="non-negative"):
+    with pytest.raises(SeatError, match=r"a seat in known must be 0\.\.3, got 5"):
+        deal_around(HAND, 0, 5, known={5: "AS"})
+    with pytest.raises(SolverInputError, match="non-negative"):
         deal_around(HAND, 0, -1)
-    with pytest.raises(SimulationError, match="hand"):
+    with pytest.raises(HandError, match="hand: "):
         deal_around("not a hand", 0, 5)
+    with pytest.raises(HandError, match="known cards of seat 1: "):
+        deal_around(HAND, 0, 5, known={1: "ZZ"})
     own_card = next(iter(HAND))
-    with pytest.raises(SimulationError, match="also at the known hand"):
+    with pytest.raises(SolverInputError, match="also at the known hand"):
         deal_around(HAND, 0, 5, known={1: Hand.from_cards([own_card])})
-    with pytest.raises(SimulationError, match="void suit"):
+    with pytest.raises(NotationError, match="void suit"):
         deal_around(HAND, 0, 5, voids={1: ["X"]})
-    with pytest.raises(SimulationError, match="at most 1,000,000 layouts, got 1,000,000,000"):
+    with pytest.raises(SolverInputError, match="at most 1,000,000 layouts, got 1,000,000,000"):
         deal_around(HAND, 0, 10**9)  # was a MemoryError allocating 30 GB (or swapping)
-    with pytest.raises(SimulationError, match="at most 1,000,000 layouts"):
+    with pytest.raises(SolverInputError, match="at most 1,000,000 layouts"):
         monte_carlo(HAND, 0, "modern", n=10**9)
     for seed in (-1, "a"):
-        with pytest.raises(SimulationError, match="seed must be a whole number >= 0"):
+        with pytest.raises(DealError, match="seed must be a whole number >= 0"):
             deal_around(HAND, 0, 5, seed=seed)  # type: ignore[arg-type]
-    assert issubclass(SimulationError, ValueError)
+    assert issubclass(SolverInputError, CallbreakLabError)
 
 
 def test_impossible_voids_raise() -> None:
     spades = Hand.parse("AKQJT98765432...")
     # Seats 1..3 all void in hearts: 13 hearts have nowhere to go.
-    with pytest.raises(SimulationError, match="void in hearts"):
+    with pytest.raises(SolverInputError, match="void in hearts"):
         deal_around(spades, 0, 5, voids={1: "H", 2: "H", 3: "H"})
     # Void in hearts and diamonds: seat 1 gets exactly the 13 clubs; void in clubs too: impossible.
     deal_around(spades, 0, 5, voids={1: ["H", "D"]})
-    with pytest.raises(SimulationError, match="needs 13 more cards"):
+    with pytest.raises(SolverInputError, match="needs 13 more cards"):
         deal_around(spades, 0, 5, voids={1: ["H", "D", "C"]})
     # Counts that fit seat by seat but not jointly: seats 1 and 2 both only hold clubs.
-    with pytest.raises(SimulationError, match="no layout"):
+    with pytest.raises(SolverInputError, match="no layout"):
         deal_around(Hand.parse("AKQJT98765432..."), 0, 5, voids={1: ["H", "D"], 2: ["H", "D"]})
 
 
@@ -236,7 +248,7 @@ def test_monte_carlo_matches_the_solver_per_layout(mc: MonteCarloResult) -> None
 
 
 def test_monte_carlo_validates() -> None:
-    with pytest.raises(SimulationError, match="positive"):
+    with pytest.raises(SolverInputError, match="positive"):
         monte_carlo(HAND, 0, "modern", n=0)
-    with pytest.raises(ValueError, match="unknown ruleset"):
+    with pytest.raises(RulesError, match="unknown ruleset"):
         monte_carlo(HAND, 0, "bridge", n=1)

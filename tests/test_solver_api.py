@@ -18,6 +18,13 @@ import test_solver_brute as brute
 
 from callbreak_lab import solver
 from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.errors import (
+    CallbreakLabError,
+    IllegalPlayError,
+    RulesError,
+    SeatError,
+    SolverInputError,
+)
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.solver import api
@@ -63,9 +70,9 @@ def as_brute(p: Position) -> tuple[list[set[int]], list[int], int, int, int]:
 @pytest.mark.parametrize("seat", [-1, 4, "1", 1.0, True, None])
 def test_bad_seat(seat: object) -> None:
     p = late_position(1, "modern", 8)
-    with pytest.raises(solver.SeatError, match="seat"):
+    with pytest.raises(SeatError, match=r"seat must be 0\.\.3"):
         solver.solve(p, seat, p.rules)  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(SeatError):
         solver.card_values(p, seat, p.rules)  # type: ignore[arg-type]
 
 
@@ -79,23 +86,25 @@ def _fake(masks: list[int], trick: tuple[int, ...] = (), leader: int = 0) -> Sim
 def test_bad_positions() -> None:
     ok = [0b11, 0b1100, 0b110000, 0b11000000]
     assert solver.solve(_fake(ok), 0) >= 0  # type: ignore[arg-type]
-    with pytest.raises(solver.PositionError, match="another seat"):
+    with pytest.raises(SolverInputError, match="another seat"):
         solver.solve(_fake([0b11, 0b110, 0b110000, 0b11000000]), 0)  # type: ignore[arg-type]
-    with pytest.raises(solver.PositionError, match="inconsistent sizes"):
+    with pytest.raises(SolverInputError, match="inconsistent sizes"):
         solver.solve(_fake([0b11 | 1 << 20, 0b1100, 0b110000, 0b11000000]), 0)  # type: ignore[arg-type]
-    with pytest.raises(solver.PositionError, match="inconsistent sizes"):
+    with pytest.raises(SolverInputError, match="inconsistent sizes"):
         solver.solve(_fake(ok, trick=(40,), leader=2), 0)  # type: ignore[arg-type]
-    with pytest.raises(solver.PositionError, match="also in a hand"):
+    with pytest.raises(SolverInputError, match="also in a hand"):
         solver.solve(_fake([0b10, 0b1100, 0b110000, 0b11000000], trick=(1,)), 1)  # type: ignore[arg-type]
-    with pytest.raises(solver.PositionError, match="outside"):
+    with pytest.raises(SeatError, match=r"leader must be 0\.\.3, got 4"):
+        solver.solve(_fake(ok, leader=4), 0)  # type: ignore[arg-type]
+    with pytest.raises(SolverInputError, match="outside"):
         outside = _fake(ok)  # a duck-typed position whose first hand is not a 52-card mask
         outside.hands[0] = SimpleNamespace(mask=1 << 52)
         solver.solve(outside, 0)  # type: ignore[arg-type]
-    with pytest.raises(solver.SolverError, match="rules"):
+    with pytest.raises(RulesError, match="rules are needed"):
         solver.solve(Deal.random(1), 0)
-    with pytest.raises(solver.SolverError, match="Position or a Deal"):
+    with pytest.raises(SolverInputError, match="Position or a Deal"):
         solver.solve(42, 0, "modern")  # type: ignore[arg-type]
-    assert issubclass(solver.SolverError, ValueError)
+    assert issubclass(SolverInputError, CallbreakLabError)
 
 
 def test_position_checked_against_other_rules() -> None:
@@ -111,7 +120,7 @@ def test_position_checked_against_other_rules() -> None:
         lambda: solver.playout(p, "modern"),
         lambda: solver.dd_tables([p], "modern"),
     ):
-        with pytest.raises(solver.PositionError, match=why):
+        with pytest.raises(IllegalPlayError, match=why):
             call()
     # rules with the same legal-card switches (home plays like pagat) need no re-check
     assert solver.dd_table(p, "home") == solver.dd_table(p) == solver.dd_table(p, "pagat")
@@ -168,20 +177,20 @@ def test_card_values_against_child_solves(seed: int, preset: str) -> None:
         # nor does the exact value given as both bounds (the double-dummy line's case)
         assert solver.card_values(p, seat, at_least=best, at_most=best) == values
         assert solver.card_values(p, seat, at_most=best) == values
-    with pytest.raises(solver.SolverError, match="at_least"):
+    with pytest.raises(SolverInputError, match="at_least"):
         solver.card_values(p, 0, at_least="2")  # type: ignore[arg-type]
-    with pytest.raises(solver.SolverError, match="at_most"):
+    with pytest.raises(SolverInputError, match="at_most"):
         solver.card_values(p, 0, at_most=2.0)  # type: ignore[arg-type]
-    with pytest.raises(solver.SolverError, match="below at_least"):
+    with pytest.raises(SolverInputError, match="below at_least"):
         solver.card_values(p, 0, at_least=3, at_most=2)
 
 
 def test_card_values_rejects_a_lower_bound_above_the_tricks_left() -> None:
     p = late_position(4, "modern", 12)  # 3 tricks left: no value can exceed 3
     assert p.trick == () and len(p.hand(p.to_move)) == 3
-    with pytest.raises(solver.SolverError, match="at_least \\(4\\) is above the 3 tricks left"):
+    with pytest.raises(SolverInputError, match="at_least \\(4\\) is above the 3 tricks left"):
         solver.card_values(p, 0, at_least=4)
-    with pytest.raises(solver.SolverError, match="above the 3 tricks left"):
+    with pytest.raises(SolverInputError, match="above the 3 tricks left"):
         solver.card_values(p, 0, at_least=99, at_most=99)
 
 
@@ -279,18 +288,18 @@ def test_batches_in_order_and_parallel() -> None:
             assert values.tolist() == [t[seat] for t in seq]
             assert seat_outs == outs
     assert solver.dd_tables([], "modern").shape == (0, 4)
-    with pytest.raises(solver.SeatError):
+    with pytest.raises(SeatError):
         solver.values_and_playouts(positions, 4)
-    with pytest.raises(solver.SolverError, match="known values"):
+    with pytest.raises(SolverInputError, match="known values"):
         api.playout_of(api.make_root(positions[0]), known=(0, 0, 99, 0))
-    with pytest.raises(ValueError, match="seats"):
+    with pytest.raises(SolverInputError, match="seats"):
         solver.solve_many(positions, [0, 1], n_jobs=1)
     # a numpy seat is a seat (it was a TypeError: 'numpy.int64' object is not iterable)
     assert solver.solve_many(positions[:2], np.int64(2)) == [t[2] for t in seq[:2]]
     assert solver.dd_tables(tuple(positions[:2])).shape == (2, 4)
     # one deal where a list is expected (its text was read character by character)
     for one in (str(positions[0].deal), positions[0].deal, positions[0]):
-        with pytest.raises(solver.SolverError, match="expected a list of deals or positions"):
+        with pytest.raises(SolverInputError, match="expected a list of deals or positions"):
             solver.dd_tables(one, "modern")  # type: ignore[arg-type]
-    with pytest.raises(solver.SolverError, match="seats must be one seat or one per position"):
+    with pytest.raises(SolverInputError, match="seats must be one seat or one per position"):
         solver.solve_many(positions, "0123")  # type: ignore[arg-type]

@@ -29,10 +29,10 @@ from callbreak_lab.bidding.features import (
     suit_patterns,
     validate_hands,
 )
+from callbreak_lab.errors import ModelError, RulesError
 
 __all__ = [
     "BASELINES",
-    "BaselineError",
     "CallRange",
     "baseline_call",
     "baseline_calls",
@@ -42,10 +42,6 @@ __all__ = [
     "count_with_support",
     "fractional_honours",
 ]
-
-
-class BaselineError(ValueError):
-    """Unknown baseline name or a ruleset without a usable call range."""
 
 
 class CallRange(Protocol):
@@ -140,7 +136,7 @@ def clamp_calls(counts: npt.ArrayLike, rules: CallRange) -> np.ndarray:
     """Round counts half up and clamp them into ``[rules.min_call, rules.max_call]`` (int64)."""
     lo, hi = int(rules.min_call), int(rules.max_call)
     if not 0 <= lo <= hi <= 13:
-        raise BaselineError(f"ruleset call range {lo}..{hi} is not within 0..13")
+        raise RulesError(f"ruleset call range {lo}..{hi} is not within 0..13")
     rounded = np.floor(np.asarray(counts, dtype=np.float64) + 0.5).astype(np.int64)
     return np.clip(rounded, lo, hi)
 
@@ -150,7 +146,7 @@ def _counter(name: str) -> Counter:
         return BASELINES[name]
     except KeyError:
         known = ", ".join(sorted(BASELINES))
-        raise BaselineError(f"unknown baseline {name!r}; known: {known}") from None
+        raise ModelError(f"unknown baseline {name!r}; known: {known}") from None
 
 
 def baseline_counts(

@@ -13,8 +13,9 @@ the resulting ``(n_calls, 14)`` score matrix per ruleset, and then
   missed one ``-c`` (calls are at least 1), so there is one source of truth for scoring.
 
 All functions take one distribution (14 numbers) or many (an ``(n, 14)`` array) and validate
-them: finite, non-negative, summing to 1 within ``SUM_TOLERANCE``; otherwise
-:class:`DistributionError`.
+them: finite, non-negative, summing to 1 within ``SUM_TOLERANCE``; otherwise a
+:class:`~callbreak_lab.errors.ModelError`. A ruleset whose call range or scoring the decision
+cannot use is a ``RulesError``; earlier calls the ruleset does not allow are a ``CallError``.
 
 The best call maximises expected score; **ties go to the lower call** (a lower call risks less
 and, under the bonus scoring, is the conservative choice). Expected scores within
@@ -32,13 +33,13 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from callbreak_lab.errors import CallError, ModelError, RulesError
+
 __all__ = [
     "SUM_TOLERANCE",
     "TIE_TOLERANCE",
     "CallAdvice",
     "CallAdviceBatch",
-    "CallsError",
-    "DistributionError",
     "ScoringRules",
     "best_call",
     "best_calls",
@@ -54,14 +55,6 @@ __all__ = [
 N_TRICKS = 14  # trick counts 0..13
 SUM_TOLERANCE = 1e-6
 TIE_TOLERANCE = 1e-9
-
-
-class CallsError(ValueError):
-    """Invalid input to the call decision (bad ruleset or call range)."""
-
-
-class DistributionError(CallsError):
-    """A trick distribution that is not 14 finite non-negative numbers summing to 1."""
 
 
 class ScoringRules(Protocol):
@@ -85,7 +78,7 @@ def legal_calls(rules: ScoringRules) -> np.ndarray:
     """The legal calls ``min_call..max_call`` as an int64 array (rows of the score matrix)."""
     lo, hi = int(rules.min_call), int(rules.max_call)
     if not 1 <= lo <= hi <= 13:
-        raise CallsError(f"ruleset call range {lo}..{hi} must lie within 1..13")
+        raise RulesError(f"ruleset call range {lo}..{hi} must lie within 1..13")
     return np.arange(lo, hi + 1, dtype=np.int64)
 
 
@@ -97,7 +90,7 @@ def _build_scores(rules: ScoringRules) -> np.ndarray:
     made = mat > 0
     missed_ok = mat[~made] == -10 * np.broadcast_to(calls[:, None], mat.shape)[~made]
     if not np.all(missed_ok):
-        raise CallsError("ruleset scoring must give -call (in tenths) for every missed call")
+        raise RulesError("ruleset scoring must give -call (in tenths) for every missed call")
     mat.setflags(write=False)
     return mat
 
@@ -152,24 +145,24 @@ def _validate(dist: npt.ArrayLike) -> np.ndarray:
     try:
         arr = np.asarray(dist, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise DistributionError(f"trick distribution must be numeric: {exc}") from None
+        raise ModelError(f"trick distribution must be numeric: {exc}") from None
     if arr.ndim not in (1, 2) or arr.shape[-1] != N_TRICKS:
-        raise DistributionError(
+        raise ModelError(
             f"trick distribution must have shape (14,) or (n, 14) for tricks 0..13, "
             f"got shape {arr.shape}"
         )
     if not np.all(np.isfinite(arr)):
-        raise DistributionError("trick distribution contains NaN or infinite values")
+        raise ModelError("trick distribution contains NaN or infinite values")
     if np.any(arr < 0):
         where = np.argwhere(arr < 0)[0]
-        raise DistributionError(
+        raise ModelError(
             f"trick distribution has a negative probability {arr[tuple(where)]!r} at {tuple(where)}"
         )
     sums = arr.sum(axis=-1)
     bad = np.abs(sums - 1.0) > SUM_TOLERANCE
     if np.any(bad):
         first = float(np.atleast_1d(sums)[np.argmax(np.atleast_1d(bad))])
-        raise DistributionError(
+        raise ModelError(
             f"trick distribution must sum to 1 (within {SUM_TOLERANCE}), got sum {first!r}"
         )
     return arr
@@ -178,7 +171,7 @@ def _validate(dist: npt.ArrayLike) -> np.ndarray:
 def point_mass(tricks: int) -> np.ndarray:
     """The distribution that is certain of ``tricks`` (0..13)."""
     if not 0 <= int(tricks) <= 13:
-        raise DistributionError(f"tricks must be in 0..13, got {tricks}")
+        raise ModelError(f"tricks must be in 0..13, got {tricks}")
     out = np.zeros(N_TRICKS, dtype=np.float64)
     out[int(tricks)] = 1.0
     return out
@@ -273,7 +266,7 @@ def best_calls(dists: npt.ArrayLike, rules: ScoringRules) -> CallAdviceBatch:
     """Best call for each row of an ``(n, 14)`` array of distributions (vectorised)."""
     arr = _validate(dists)
     if arr.ndim != 2:
-        raise DistributionError(f"best_calls needs an (n, 14) array, got shape {arr.shape}")
+        raise ModelError(f"best_calls needs an (n, 14) array, got shape {arr.shape}")
     return _best_calls(arr, rules)
 
 
@@ -290,7 +283,7 @@ def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
     """Best call (max expected score, ties -> lower call) for one 14-number distribution."""
     arr = _validate(dist)
     if arr.ndim != 1:
-        raise DistributionError(
+        raise ModelError(
             f"best_call needs one distribution of shape (14,), got {arr.shape}; "
             "use best_calls for many"
         )
@@ -300,20 +293,20 @@ def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
 def check_earlier_calls(
     earlier_calls: Sequence[int], seat: int, rules: ScoringRules
 ) -> tuple[int, ...]:
-    """``earlier_calls`` (the calls of seats ``0..seat-1``) as a tuple, or a :class:`CallsError`
+    """``earlier_calls`` (the calls of seats ``0..seat-1``) as a tuple, or a ``CallError``
     saying what is wrong: seat ``s`` has exactly ``s`` of them, each a whole number in the
     ruleset's call range. The one check behind the library, the service, the bot and the
     widgets."""
     if isinstance(earlier_calls, str | bytes):
-        raise CallsError(f"earlier calls must be a sequence of numbers, got {earlier_calls!r}")
+        raise CallError(f"earlier calls must be a sequence of numbers, got {earlier_calls!r}")
     calls = list(earlier_calls)
     if len(calls) != seat:
-        raise CallsError(
+        raise CallError(
             f"seat {seat} bids after {seat} other seat(s), so it takes {seat} earlier call(s), "
             f"got {len(calls)}"
         )
     lo, hi = rules.min_call, rules.max_call
     for c in calls:
         if isinstance(c, bool) or not isinstance(c, int | np.integer) or not lo <= c <= hi:
-            raise CallsError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
+            raise CallError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
     return tuple(int(c) for c in calls)

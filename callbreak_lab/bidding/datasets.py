@@ -46,6 +46,7 @@ import numpy as np
 
 from callbreak_lab import __version__
 from callbreak_lab.cards import Deal, Hand
+from callbreak_lab.errors import DataError
 from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import PRESETS, Ruleset
 
@@ -99,10 +100,6 @@ PRESET_PROFILE: Mapping[str, str] = MappingProxyType(
         for name, rules in PRESETS.items()
     }
 )
-
-
-class DataError(ValueError):
-    """Bad dataset request, or a dataset on disk that is missing, incomplete or inconsistent."""
 
 
 def profile_of(name: str | Ruleset) -> str:

@@ -22,6 +22,7 @@ from callbreak_lab.bidding.features import (
     validate_hands,
 )
 from callbreak_lab.bidding.learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
+from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 
 PROFILES = ("modern", "strict", "online", "home_pagat")
@@ -30,10 +31,6 @@ CALL_FEATURE_NAMES = ("prev_calls_n", "prev_calls_sum", "prev_calls_max")
 #: preset whose scoring and call range produce the conditioning calls of each profile
 _CALL_PRESET = {"modern": "modern", "strict": "strict", "online": "online", "home_pagat": "pagat"}
 _CALIBRATIONS = ("none", "temperature")
-
-
-class ModelError(ValueError):
-    """A model that cannot be trained, used or loaded (bad input, missing or mismatched files)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +49,7 @@ def profile_of(profile_or_rules: str | Ruleset) -> str:
     try:
         if isinstance(profile_or_rules, str) and profile_or_rules.strip().lower() in PROFILES:
             return profile_or_rules.strip().lower()
-        return data.profile_of(_rules_of(profile_or_rules))
+        return data.profile_of(Ruleset.coerce(profile_or_rules))
     except ValueError as exc:
         name = getattr(profile_or_rules, "name", profile_or_rules)  # not a Ruleset's whole repr
         raise ModelError(f"no bid model for {name!r}: {exc}") from None
@@ -315,12 +312,3 @@ def _tricks(values: npt.ArrayLike, name: str, n: int) -> np.ndarray:
     if arr.size and (arr.dtype.kind not in "iu" or arr.min() < 0 or arr.max() > 13):
         raise ModelError(f"{name} must be integer trick counts 0..13")
     return arr.astype(np.int64)
-
-
-# ---------------------------------------------------------------------------------------------
-# Persistence: joblib file + JSON model card
-# ---------------------------------------------------------------------------------------------
-
-
-def _rules_of(rules: str | Ruleset) -> Ruleset:
-    return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)

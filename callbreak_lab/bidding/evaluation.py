@@ -37,9 +37,10 @@ import numpy.typing as npt
 from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
 from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.bidding.model import N_TRICKS, BidModel, ModelError, Recommendation, load_model
-from callbreak_lab.cards import Hand
+from callbreak_lab.cards import Hand, check_seat
+from callbreak_lab.errors import CallbreakLabError, HandError
 from callbreak_lab.fileio import atomic_open
-from callbreak_lab.rules import RulesError, Ruleset
+from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "CALIBRATION_CALLS",
@@ -298,19 +299,14 @@ def parse_hand_line(line: str) -> tuple[Hand, int]:
     space or a tab) is the seat (default 0)."""
     text = line.strip()
     if not text:
-        raise ModelError("empty line: expected a hand, optionally followed by a seat")
+        raise HandError("empty line: expected a hand, optionally followed by a seat")
     parts = text.rsplit(None, 1)
     seat = 0
     if len(parts) == 2 and re.fullmatch(r"[+-]?\d+", parts[1]):  # \d: the digits int() reads
-        text, seat = parts[0], int(parts[1])
-        if not 0 <= seat <= 3:
-            raise ModelError(f"seat must be 0..3, got {seat}")
-    try:
-        hand = Hand.parse(text)
-    except ValueError as exc:
-        raise ModelError(str(exc)) from None
+        text, seat = parts[0], check_seat(int(parts[1]))
+    hand = Hand.parse(text)
     if len(hand) != 13:
-        raise ModelError(f"a hand has 13 cards, got {len(hand)} in {text!r}")
+        raise HandError(f"a hand has 13 cards, got {len(hand)} in {text!r}")
     return hand, seat
 
 
@@ -328,7 +324,7 @@ def recommend_lines(
         order.append(number)
         try:
             good.append((number, *parse_hand_line(line)))
-        except ModelError as exc:
+        except CallbreakLabError as exc:
             errors[number] = str(exc)
     results: dict[int, Recommendation | str] = dict(errors)
     if good:
@@ -448,13 +444,6 @@ def _table(rows: Sequence[ScoreRow]) -> list[str]:
     ]
 
 
-def _rules(rules: str | Ruleset) -> Ruleset:
-    try:
-        return rules if isinstance(rules, Ruleset) else Ruleset.preset(rules)
-    except RulesError as exc:
-        raise ModelError(str(exc)) from None
-
-
 def caller_table(
     test: HandSet, rules: Ruleset, model: BidModel, outcome: np.ndarray
 ) -> list[ScoreRow]:
@@ -521,7 +510,7 @@ def evaluate_model(
     from callbreak_lab.bidding import datasets as data_mod
 
     say = progress or (lambda _msg: None)
-    ruleset = _rules(rules)
+    ruleset = Ruleset.coerce(rules)
     for what, path in (("data_dir", data_dir), ("models_dir", models_dir), ("out_dir", out_dir)):
         if path is not None and not str(path).strip():  # Path("") is the working directory
             raise ModelError(f"{what} is empty (give a directory)")

@@ -53,7 +53,8 @@ Seat:
                                position changes how many side winners can be cashed.
 
 Features assume full 13-card hands (the discount tables assume the opponents hold the other 39
-cards, 13 each); other card counts raise :class:`FeatureError`.
+cards, 13 each); other card counts raise a :class:`~callbreak_lab.errors.ModelError`, and
+seats outside 0..3 a ``SeatError``.
 """
 
 from __future__ import annotations
@@ -66,11 +67,12 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from callbreak_lab.errors import ModelError, SeatError
+
 __all__ = [
     "FEATURE_NAMES",
     "N_FEATURES",
     "SIDE_SUIT_ORDERS",
-    "FeatureError",
     "HasMask",
     "feature_dict",
     "features_for",
@@ -86,10 +88,6 @@ SPADES = 3
 SIDE_SUITS = (0, 1, 2)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
 FULL_MASK = (1 << 52) - 1
-
-
-class FeatureError(ValueError):
-    """Invalid input to the feature functions (bad mask, card count or seat)."""
 
 
 class HasMask(Protocol):
@@ -294,23 +292,23 @@ def _checked(
     """:func:`validate_hands` plus the (n, 4) suit patterns it computed on the way."""
     raw = np.asarray(masks)
     if raw.ndim != 1:
-        raise FeatureError(f"masks must be a 1-D array of hand masks, got shape {raw.shape}")
+        raise ModelError(f"masks must be a 1-D array of hand masks, got shape {raw.shape}")
     if raw.dtype == object or raw.dtype.kind not in "iu":
         try:
             raw = np.array([int(m) for m in raw.tolist()], dtype=np.uint64)
         except (TypeError, ValueError, OverflowError) as exc:
-            raise FeatureError(f"masks must be integers (52-bit hand masks): {exc}") from None
+            raise ModelError(f"masks must be integers (52-bit hand masks): {exc}") from None
     if raw.dtype.kind == "i" and raw.size and int(raw.min()) < 0:
-        raise FeatureError("hand masks must be non-negative")
+        raise ModelError("hand masks must be non-negative")
     arr = raw.astype(np.uint64)
     if arr.size and int(arr.max()) > FULL_MASK:
         bad = int(np.argmax(arr > np.uint64(FULL_MASK)))
-        raise FeatureError(f"mask at index {bad} has bits above bit 51: {int(arr[bad]):#x}")
+        raise ModelError(f"mask at index {bad} has bits above bit 51: {int(arr[bad]):#x}")
     pats = suit_patterns(arr)
     counts = LEN_TABLE[pats].sum(axis=1)
     if arr.size and np.any(counts != 13):
         bad = int(np.argmax(counts != 13))
-        raise FeatureError(
+        raise ModelError(
             f"hand at index {bad} has {int(counts[bad])} cards; features need 13-card hands"
         )
     if seats is None:
@@ -320,14 +318,12 @@ def _checked(
         if seat_raw.ndim == 0:
             seat_raw = np.full(arr.shape[0], seat_raw)
         if seat_raw.shape != arr.shape:
-            raise FeatureError(
-                f"seats shape {seat_raw.shape} does not match masks shape {arr.shape}"
-            )
+            raise ModelError(f"seats shape {seat_raw.shape} does not match masks shape {arr.shape}")
         if seat_raw.size and seat_raw.dtype.kind not in "iu":
-            raise FeatureError(f"seats must be integers 0..3, got dtype {seat_raw.dtype}")
+            raise SeatError(f"seats must be integers 0..3, got dtype {seat_raw.dtype}")
         seat_arr = seat_raw.astype(np.int64)
         if seat_arr.size and (seat_arr.min() < 0 or seat_arr.max() > 3):
-            raise FeatureError("seats must be in 0..3")
+            raise SeatError("seats must be in 0..3")
     return arr, seat_arr, pats
 
 
@@ -365,7 +361,7 @@ SIDE_SUIT_ORDERS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(ran
 def rename_side_suits(masks: npt.ArrayLike, order: Sequence[int]) -> np.ndarray:
     """The hands ``masks`` (uint64) with side suit ``s`` renamed ``order[s]``; spades stay."""
     if sorted(order) != [0, 1, 2]:
-        raise FeatureError(f"order must be a permutation of 0, 1, 2, got {tuple(order)!r}")
+        raise ModelError(f"order must be a permutation of 0, 1, 2, got {tuple(order)!r}")
     m = np.asarray(masks, dtype=np.uint64)
     out = m & np.uint64(0x1FFF << 39)
     for s in range(3):

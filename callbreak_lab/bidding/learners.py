@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from callbreak_lab.errors import ModelError
+
 N_TRICKS = 14
 LEARNERS = ("hgb", "logistic", "ordinal")
 #: batches up to this many rows use the compiled predictor
@@ -114,7 +116,7 @@ def make_learner(learner: str, params: dict[str, Any]) -> Any:
         return make_pipeline(StandardScaler(), LogisticRegression(C=params["C"], max_iter=3000))
     if learner == "ordinal":
         return OrdinalLogit(alpha=1.0 / (params["C"] * 1000.0))
-    raise ValueError(f"unknown learner {learner!r} (one of {', '.join(LEARNERS)})")
+    raise ModelError(f"unknown learner {learner!r} (one of {', '.join(LEARNERS)})")
 
 
 def full_proba(est: Any, x: np.ndarray) -> np.ndarray:

@@ -48,7 +48,6 @@ import numpy.typing as npt
 from callbreak_lab.bidding.calls import (
     CallAdvice,
     CallAdviceBatch,
-    CallsError,
     best_call,
     best_calls,
 )
@@ -58,15 +57,15 @@ from callbreak_lab.bidding.estimator import (
     PROFILES,
     BidModel,
     ModelError,
-    _rules_of,
     call_features,
     profile_of,
 )
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
 from callbreak_lab.bidding.learners import N_TRICKS
-from callbreak_lab.cards import Hand, is_seat
+from callbreak_lab.cards import Hand, check_seat
+from callbreak_lab.errors import HandError
 from callbreak_lab.fileio import atomic_open
-from callbreak_lab.rules import RulesError, Ruleset
+from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "CALL_FEATURE_NAMES",
@@ -348,13 +347,6 @@ class Recommendation:
         }
 
 
-def _rules(rules: str | Ruleset) -> Ruleset:
-    try:
-        return _rules_of(rules)
-    except RulesError as exc:
-        raise ModelError(str(exc)) from None
-
-
 def recommend_call(
     hand: Hand | str | int,
     seat: int = 0,
@@ -369,21 +361,17 @@ def recommend_call(
     (the calls of seats ``0..seat-1``, each within the ruleset's call range) are used only by a
     call-conditioned model; ``Recommendation.calls_used`` says whether they were.
     """
-    ruleset = _rules(rules)
-    try:
-        parsed = (
-            hand
-            if isinstance(hand, Hand)
-            else Hand(hand)
-            if isinstance(hand, int | np.integer)
-            else Hand.parse(hand)
-        )
-    except ValueError as exc:
-        raise ModelError(str(exc)) from None
+    ruleset = Ruleset.coerce(rules)
+    parsed = (
+        hand
+        if isinstance(hand, Hand)
+        else Hand(hand)
+        if isinstance(hand, int | np.integer)
+        else Hand.parse(hand)
+    )
     if len(parsed) != 13:
-        raise ModelError(f"a hand has 13 cards, got {len(parsed)} in {str(parsed)!r}")
-    if not is_seat(seat):
-        raise ModelError(f"seat must be 0..3, got {seat!r}")
+        raise HandError(f"a hand has 13 cards, got {len(parsed)} in {str(parsed)!r}")
+    check_seat(seat)
     prev = None if earlier_calls is None else check_earlier_calls(earlier_calls, seat, ruleset)
     bid_model = model if model is not None else load_model(ruleset)
     masks = np.array([mask_of(parsed)], dtype=np.uint64)
@@ -397,12 +385,9 @@ def recommend_call(
 def check_earlier_calls(
     earlier_calls: Sequence[int], seat: int, rules: str | Ruleset
 ) -> tuple[int, ...]:
-    """:func:`callbreak_lab.bidding.calls.check_earlier_calls` for a ruleset or preset name, failing
-    with a :class:`ModelError`."""
-    try:
-        return calls_check_earlier(earlier_calls, seat, _rules(rules))
-    except CallsError as exc:
-        raise ModelError(str(exc)) from None
+    """:func:`callbreak_lab.bidding.calls.check_earlier_calls` for a ruleset or preset name
+    (a ``CallError`` when the calls do not fit the seat and the ruleset)."""
+    return calls_check_earlier(earlier_calls, seat, Ruleset.coerce(rules))
 
 
 def recommend_calls(
@@ -413,6 +398,6 @@ def recommend_calls(
     model: BidModel | None = None,
 ) -> CallAdviceBatch:
     """Best calls for many hands at once (``.call``, ``.expected``, ``.make_prob``, ``.dist``)."""
-    ruleset = _rules(rules)
+    ruleset = Ruleset.coerce(rules)
     bid_model = model if model is not None else load_model(ruleset)
     return best_calls(bid_model.predict_proba(masks, seats), ruleset)

@@ -8,15 +8,12 @@ import re
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 
 __all__ = ["PROG", "Output", "Parser", "UsageError", "parse_ints", "rules_of"]
 
 PROG = "callbreak-lab"
-
-
-class UsageError(ValueError):
-    """Bad command-line usage (raised instead of argparse's print-and-exit)."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -37,19 +34,18 @@ class Output:
 
 def rules_of(args: argparse.Namespace) -> Ruleset:
     """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
-    name = getattr(args, "rules", None)
-    return Ruleset.preset("modern" if name is None else name)  # "" is an error, not modern
+    return Ruleset.coerce(getattr(args, "rules", None), default="modern")  # "": an error
 
 
 def parse_ints(text: str, what: str) -> list[int]:
     """Whole numbers separated by commas and/or spaces ('3,4', '3 4'); ``what`` names the
     option in the error."""
     if re.search(r",\s*,", text):
-        raise ValueError(f"{what} has an empty value between two commas: {text!r}")
+        raise UsageError(f"{what} has an empty value between two commas: {text!r}")
     parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise ValueError(
+        raise UsageError(
             f"{what} must be whole numbers separated by commas, got {text!r}"
         ) from None

@@ -183,7 +183,7 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
     from callbreak_lab.bidding.evaluation import evaluate_model
 
     if args.mc_hands < 0 or args.mc_layouts < 1:
-        raise ValueError("--mc-hands must be >= 0 and --mc-layouts >= 1")
+        raise UsageError("--mc-hands must be >= 0 and --mc-layouts >= 1")
     for flag, value in (("--data", args.data), ("--models", args.models), ("--out", args.out)):
         if value is not None and not value.strip():  # "" would be the working directory
             raise UsageError(f"evaluate-model: {flag} is empty (give a directory)")

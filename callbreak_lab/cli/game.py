@@ -7,6 +7,7 @@ from typing import Any
 
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.cli.base import Output, parse_ints, rules_of
+from callbreak_lab.errors import IllegalPlayError, UsageError
 from callbreak_lab.rules import PRESETS, format_tenths
 
 # --- score ----------------------------------------------------------------------------------------
@@ -31,11 +32,11 @@ def cmd_score(args: argparse.Namespace) -> Output:
     calls = parse_ints(args.calls, "--calls")
     tricks = parse_ints(args.tricks, "--tricks")
     if not calls or len(calls) != len(tricks) or len(calls) > 4:
-        raise ValueError(
+        raise UsageError(
             f"give 1..4 calls and as many tricks, got {len(calls)} calls and {len(tricks)} tricks"
         )
     if len(tricks) == 4 and sum(tricks) != 13:
-        raise ValueError(f"the tricks of four seats must sum to 13, got {sum(tricks)}")
+        raise IllegalPlayError(f"the tricks of four seats must sum to 13, got {sum(tricks)}")
     scores = [rules.score(c, t) for c, t in zip(calls, tricks, strict=True)]
     texts = [format_tenths(s) for s in scores]
     data = {

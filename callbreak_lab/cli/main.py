@@ -5,9 +5,9 @@ pair of functions, ``add_<name>(subparsers, common)`` declaring its arguments (`
 for the shared ``--json``/``--rules`` options and ``set_defaults(run=cmd_<name>)``) and
 ``cmd_<name>(args) -> Output`` doing the work, listed in its module's ``COMMANDS``. ``Output``
 carries both the human text and the JSON-able data; ``main`` prints one or the other. Any
-``ValueError`` (the library's errors are ``CallbreakLabError``, a ``ValueError``) or usage error
-becomes exit code 2 with a single ``callbreak-lab: error: <message>`` line on stderr, never a
-traceback.
+``CallbreakLabError`` (the library's errors for bad input, usage errors included) becomes exit
+code 2 with a single ``callbreak-lab: error: <message>`` line on stderr, never a traceback;
+anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from callbreak_lab import __version__
 from callbreak_lab.cli import bidding, game, serve, solve
 from callbreak_lab.cli.base import PROG, Output
 from callbreak_lab.cli.base import Parser as _Parser
+from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.rules import PRESETS
 
 Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -85,7 +86,7 @@ def _main(argv: Sequence[str] | None) -> int:
         out: Output = args.run(args)
     except SystemExit as e:  # --help / --version
         return e.code if isinstance(e.code, int) else 0
-    except ValueError as e:
+    except CallbreakLabError as e:
         message = " ".join(str(e).split())
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2

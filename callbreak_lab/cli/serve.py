@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from callbreak_lab.cli.base import Output
+from callbreak_lab.errors import UsageError
 
 # --- serve ----------------------------------------------------------------------------------------
 
@@ -57,18 +58,18 @@ def cmd_serve(args: argparse.Namespace) -> Output:
     from callbreak_lab.service.limits import MAX_WORKERS
 
     if not 0 < args.port < 65536:
-        raise ValueError(f"--port must be 1..65535, got {args.port}")
+        raise UsageError(f"--port must be 1..65535, got {args.port}")
     changes: dict[str, Any] = {}
     if args.workers is not None:
         if not 1 <= args.workers <= MAX_WORKERS:
-            raise ValueError(f"--workers must be 1..{MAX_WORKERS}, got {args.workers}")
+            raise UsageError(f"--workers must be 1..{MAX_WORKERS}, got {args.workers}")
         changes["workers"] = args.workers
     if args.solve_timeout is not None:
         if not args.solve_timeout > 0:
-            raise ValueError(f"--solve-timeout must be positive, got {args.solve_timeout}")
+            raise UsageError(f"--solve-timeout must be positive, got {args.solve_timeout}")
         changes["solve_timeout"] = args.solve_timeout
     if not 1 <= args.http_workers <= MAX_WORKERS:
-        raise ValueError(f"--http-workers must be 1..{MAX_WORKERS}, got {args.http_workers}")
+        raise UsageError(f"--http-workers must be 1..{MAX_WORKERS}, got {args.http_workers}")
     settings = dataclasses.replace(Settings.from_env(), **changes)
     if args.http_workers == 1:
         uvicorn.run(

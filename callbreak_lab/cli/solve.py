@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from callbreak_lab.cards import Card, Deal
 from callbreak_lab.cli.base import PROG, Output, UsageError, rules_of
+from callbreak_lab.errors import CallbreakLabError, SolverInputError
 from callbreak_lab.fileio import read_lines
 
 # --- line / analyse -----------------------------------------------------------------------------
@@ -47,7 +49,7 @@ def cmd_line(args: argparse.Namespace) -> Output:
     rules = rules_of(args)
     pos = Position.replay(Deal.parse(args.deal), args.plays, rules)
     if pos.is_over:
-        raise ValueError("the plays finish the deal: no card is left to play")
+        raise SolverInputError("the plays finish the deal: no card is left to play")
     if args.playout:
         if args.seat is not None:
             raise UsageError("line: --seat and --playout exclude each other")
@@ -143,8 +145,12 @@ def _position(deal_text: str, plays: str, rules: Any) -> Any:
 
 
 def _table(values: tuple[int, ...], label: str) -> str:
-    head = "seat    " + " ".join(f"{s:>3}" for s in range(4))
-    return head + "\n" + f"{label:<8}" + " ".join(f"{v:>3}" for v in values)
+    head = f"{'seat':<11}" + " ".join(f"{s:>3}" for s in range(4))
+    return head + "\n" + _row(label, values)
+
+
+def _row(label: str, values: Sequence[int]) -> str:
+    return f"{label:<11}" + " ".join(f"{v:>3}" for v in values)
 
 
 def solve_one(deal_text: str, plays: str, rules: Any, args: argparse.Namespace) -> tuple[str, Any]:
@@ -162,10 +168,14 @@ def solve_one(deal_text: str, plays: str, rules: Any, args: argparse.Namespace) 
     else:
         t = dd_table(pos, rules)
         data["tricks"] = list(t)
-        label = "remain" if pos.history else "tricks"
-        lines.append(_table(t, label))
+        lines.append(_table(t, "guaranteed"))
         if pos.history:
-            lines.append(f"{'won':<8}" + " ".join(f"{w:>3}" for w in pos.tricks_won))
+            lines.append(_row("won", pos.tricks_won))
+        left = 13 - pos.trick_index
+        lines.append(
+            f"guaranteed: of the {left} tricks left, what each seat takes against the best "
+            f"defence of the other three (double-dummy); these need not sum to {left}"
+        )
     if args.cards and not pos.is_over:
         who = pos.to_move if args.seat is None else args.seat
         vals = card_values(pos, who, rules)
@@ -180,6 +190,7 @@ def solve_one(deal_text: str, plays: str, rules: Any, args: argparse.Namespace) 
         data["playout"] = list(res.tricks)
         data["cards"] = [str(c) for c in res.cards]
         lines.append(_table(res.tricks, "playout"))
+        lines.append("playout: tricks when every seat plays for its own double-dummy value")
         cards = [str(c) for c in res.cards]
         lines.append(" | ".join(" ".join(cards[i : i + 4]) for i in range(0, len(cards), 4)))
     return "\n".join(lines), data
@@ -207,7 +218,7 @@ def solve_file(args: argparse.Namespace, rules: Any, prog: str) -> int:
                 res = playout(pos, rules)
                 record["playout"] = list(res.tricks)
                 record["cards"] = [str(c) for c in res.cards]
-        except ValueError as e:
+        except CallbreakLabError as e:
             bad += 1
             message = " ".join(str(e).split())
             print(f"{prog}: error: line {number}: {message}", file=sys.stderr)

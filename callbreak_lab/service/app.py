@@ -5,9 +5,10 @@ Run it with ``callbreak-lab serve --host 127.0.0.1 --port 8000`` (or ``uvicorn
 callbreak_lab.service.app:app``). ``create_app(settings)`` builds an app with its own bounds.
 
 Errors: every client mistake is a 422 whose ``detail`` lists ``{"loc": ["body", field], "msg",
-"type"}`` (pydantic's shape, also used for the library's ValueErrors, with the field they concern);
-a body over the cap is a 413; a computation that passes its time bound is stopped and answered
-with a 503 and the reason. Solver work runs in worker processes (see ``pool.py``).
+"type"}`` (pydantic's shape, also used for the library's errors, any ``CallbreakLabError``, with
+the field they concern when known); a body over the cap is a 413; a computation that passes its
+time bound is stopped and answered with a 503 and the reason; anything else is a bug, a 500.
+Solver work runs in worker processes (see ``pool.py``).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from callbreak_lab import __version__
-from callbreak_lab.service import bot as botlib
+from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.service import botapi, v1
-from callbreak_lab.service.common import FieldError, Service, unprocessable
+from callbreak_lab.service.common import Service, unprocessable
 from callbreak_lab.service.fastpath import EvaluateFastPath
 from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
 from callbreak_lab.service.pool import JobError, JobTimeout
@@ -73,10 +74,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _field_error(_: Request, exc: FieldError) -> JSONResponse:
         return unprocessable(exc.loc, str(exc))
 
-    @application.exception_handler(botlib.BotError)
-    async def _bot_error(_: Request, exc: botlib.BotError) -> JSONResponse:
-        return unprocessable((exc.field,), str(exc))
-
     @application.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 400:  # a body that is not JSON at all (e.g. not UTF-8)
@@ -91,9 +88,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             body = json.dumps({"detail": jsonable_encoder(exc.errors())}, ensure_ascii=True)
             return Response(body, status_code=422, media_type="application/json")
 
-    @application.exception_handler(ValueError)
-    async def _value_error(_: Request, exc: ValueError) -> JSONResponse:
-        # safety net: a library ValueError not mapped to a field is still the client's input
+    @application.exception_handler(CallbreakLabError)
+    async def _library_error(_: Request, exc: CallbreakLabError) -> JSONResponse:
+        # a library error not mapped to a field is still the client's input
         return unprocessable((), str(exc))
 
     @application.exception_handler(JobError)

@@ -33,11 +33,11 @@ from typing import Any
 
 from callbreak_lab import bhoos
 from callbreak_lab.cards import SUIT_MASKS, Card, Hand
+from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.rules import PRESETS, Ruleset
 
 __all__ = [
     "BOT_RULES",
-    "BotError",
     "BotState",
     "bot_earlier_calls",
     "bot_seat_for_bid",
@@ -47,14 +47,6 @@ __all__ = [
 
 BOT_RULES: Ruleset = PRESETS["online"]
 SPADES = 3
-
-
-class BotError(ValueError):
-    """A bot request that does not describe a possible game state; ``field`` names the part."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 @dataclass
@@ -149,42 +141,42 @@ def _add_trick(state: BotState, trick: Sequence[Card], leader: int) -> None:
 
 def read_play(body: dict[str, Any]) -> BotState:
     """Turn a ``/play`` body into a :class:`BotState` (the protocol conversion is
-    ``callbreak_lab.bhoos``); BotError naming the field when the cards do not add up."""
+    ``callbreak_lab.bhoos``); a FieldError naming the field when the cards do not add up."""
     cards = body.get("cards") or []
     if not cards:
-        raise BotError("cards", "cards is empty: there is nothing to play")
+        raise FieldError("cards", "cards is empty: there is nothing to play")
     parsed = []
     for i, text in enumerate(cards):
         try:
             parsed.append(bhoos.parse_bhoos_card(text))
-        except ValueError as e:
-            raise BotError("cards", f"cards[{i}]: {e}") from None
+        except CallbreakLabError as e:
+            raise FieldError("cards", f"cards[{i}]: {e}") from None
     if len(set(parsed)) != len(parsed):
-        raise BotError("cards", "cards: a card appears twice")
+        raise FieldError("cards", "cards: a card appears twice")
     request = dict(body)
     if request.get("playerId") is None and request.get("id") is not None:
         request["playerId"] = request["id"]
     if request.get("playerIds") is None:
         if request.get("history"):
-            raise BotError("playerIds", "playerIds and playerId (or id) are needed with history")
+            raise FieldError("playerIds", "playerIds and playerId (or id) are needed with history")
         request.pop("playerIds", None)
         request["playerId"] = "0"  # only relative seats matter before a trick is complete
     try:
         game = bhoos.convert_request(request)
         hand = game.original_hand()
         if hand is None or game.me is None:
-            raise BotError("playerId", "the request does not say which player we are")
+            raise FieldError("playerId", "the request does not say which player we are")
         if len(hand) != 13:
-            raise BotError(
+            raise FieldError(
                 "cards",
                 f"after {len(game.tricks)} finished trick(s) the hand must hold "
                 f"{13 - len(game.tricks)} cards, got {len(game.hand or ())}",
             )
         game.check_own_plays(BOT_RULES)
-    except BotError:
+    except FieldError:
         raise
-    except ValueError as e:  # BhoosError and the card/hand errors it lets through
-        raise BotError(_field_of(str(e)), str(e)) from None
+    except CallbreakLabError as e:  # the bhoos conversion's errors, whose message names the field
+        raise FieldError(_field_of(str(e)), str(e)) from None
     tokens = dict(zip(parsed, cards, strict=True))
     current = game.hand.mask if game.hand is not None else 0
     seat = game.seat_of(game.me)

@@ -19,14 +19,9 @@ from fastapi import FastAPI, Response
 from callbreak_lab import bhoos
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Hand
+from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.service import schemas as s
-from callbreak_lab.service.bot import (
-    BOT_RULES,
-    BotError,
-    bot_earlier_calls,
-    cheap_card,
-    read_play,
-)
+from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
 from callbreak_lab.service.common import ERRORS, Service
 from callbreak_lab.service.pool import JobError, JobTimeout
 
@@ -40,10 +35,10 @@ _MIN_SEARCH = 0.03  # seconds: below this much remaining time, do not start a se
 def _hand_of(cards: list[str]) -> Hand:
     try:
         parsed = [bhoos.parse_bhoos_card(c) for c in cards]
-    except bhoos.BhoosError as e:
-        raise BotError("cards", f"cards: {e}") from None
+    except CallbreakLabError as e:
+        raise FieldError("cards", f"cards: {e}") from None
     if len(set(parsed)) != len(parsed):
-        raise BotError("cards", "cards: a card appears twice")
+        raise FieldError("cards", "cards: a card appears twice")
     return Hand.from_cards(parsed)
 
 
@@ -70,12 +65,12 @@ def register(app: FastAPI, svc: Service) -> None:
         earlier calls it conditions on."""
         hand = _hand_of(req.cards)
         if len(hand) != 13:
-            raise BotError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
+            raise FieldError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
         earlier = bot_earlier_calls(req.model_dump())
         seat = len(earlier)
         try:
             calls.check_earlier_calls(earlier, seat, BOT_RULES)
-        except calls.CallsError:
+        except CallError:
             earlier = []  # another player's odd bid: still answer, without conditioning on it
         forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
         call = calls.best_call(forecast.dist, BID_RULES).call

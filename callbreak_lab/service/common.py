@@ -1,4 +1,7 @@
-"""Shared pieces of the service: error type, input parsing with field names, per-app state."""
+"""Shared pieces of the service: input parsing with field names, per-app state.
+
+A request field the library rejects becomes a ``FieldError`` (``callbreak_lab.errors``) naming
+the field, answered with a 422."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.service import schemas as s
@@ -35,20 +39,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-class FieldError(ValueError):
-    """Bad input in one request field: answered with a 422 naming the field."""
-
-    def __init__(self, field: str | tuple[str | int, ...], message: str) -> None:
-        super().__init__(message)
-        self.loc = (field,) if isinstance(field, str) else tuple(field)
-
-
 def unprocessable(loc: tuple[str | int, ...], message: str) -> JSONResponse:
     detail = [{"loc": ["body", *loc], "msg": message, "type": "value_error"}]
     return JSONResponse({"detail": detail}, status_code=422)
 
 
-# --- parsing helpers (library ValueErrors -> FieldError with the field name) ----------------------
+# --- parsing helpers (library errors -> FieldError with the field name) --------------------------
 
 
 def parse_rules(spec: s.RulesSpec, field: str = "rules") -> Ruleset:
@@ -57,7 +53,7 @@ def parse_rules(spec: s.RulesSpec, field: str = "rules") -> Ruleset:
         if isinstance(spec, str):
             return Ruleset.preset(spec)
         return Ruleset.from_dict(spec.model_dump(exclude_none=True))
-    except ValueError as e:
+    except CallbreakLabError as e:
         raise FieldError(field, str(e)) from None
 
 
@@ -65,7 +61,7 @@ def parse_hand13(text: str) -> Hand:
     """A full 13-card hand."""
     try:
         hand = Hand.parse(text)
-    except ValueError as e:
+    except CallbreakLabError as e:
         raise FieldError("hand", str(e)) from None
     if len(hand) != 13:
         raise FieldError("hand", f"a hand has 13 cards, got {len(hand)}")
@@ -76,11 +72,11 @@ def parse_position(deal: str, plays: str, rules: Ruleset) -> Position:
     """The position after ``plays`` from the start of ``deal``."""
     try:
         d = Deal.parse(deal)
-    except ValueError as e:
+    except CallbreakLabError as e:
         raise FieldError("deal", str(e)) from None
     try:
         return Position.replay(d, plays, rules)
-    except ValueError as e:
+    except CallbreakLabError as e:
         raise FieldError("plays", str(e)) from None
 
 
@@ -92,7 +88,7 @@ def parse_calls(value: str | list[int] | None, rules: Ruleset) -> Any:
 
     try:
         return lines.parse_calls(value, rules)
-    except ValueError as e:
+    except CallbreakLabError as e:
         raise FieldError("calls", str(e)) from None
 
 
@@ -165,7 +161,7 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
     if req.earlier_calls is not None:
         try:
             earlier = calls.check_earlier_calls(req.earlier_calls, req.seat, rules)
-        except ValueError as e:
+        except CallbreakLabError as e:
             raise FieldError("earlier_calls", str(e)) from None
     fc = svc.bidder.forecast(hand, req.seat, rules, earlier)
     advice = fc.advice if fc.advice is not None else calls.best_call(fc.dist, rules)

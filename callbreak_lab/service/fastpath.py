@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.common import Service, evaluate_hand
 from callbreak_lab.service.limits import ASGIApp, Receive, Scope, Send, replaying
@@ -46,7 +47,7 @@ def lean_evaluate(svc: Service, body: bytes) -> bytes | None:
         return None
     try:
         _hand, _rules, out = evaluate_hand(svc, req)
-    except ValueError:  # a field the library rejects: the route names it in a 422
+    except CallbreakLabError:  # a field the library rejects: the route names it in a 422
         return None
     return s.EvaluateResponse(**out).model_dump_json().encode()
 

@@ -1,8 +1,8 @@
 """Solver work, run inside the worker processes of :mod:`callbreak_lab.service.pool`.
 
 Every function takes and returns plain data (ints, strings, lists, dicts) so that it crosses the
-process boundary cheaply. Inputs were validated by the request handlers already; a ValueError
-raised here still becomes a 422.
+process boundary cheaply. Inputs were validated by the request handlers already; a
+``CallbreakLabError`` raised here still becomes a 422.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Deal, Hand
-from callbreak_lab.game import IllegalPlayError, Position
+from callbreak_lab.cards import Card, Deal, Hand, lowest_card
+from callbreak_lab.errors import IllegalPlayError
+from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
@@ -191,7 +192,7 @@ def bot_play(
                 "per_solve": per_solve}  # fmt: skip
     best = max(totals.values())
     choices = [c for c, v in totals.items() if v >= best - 1e-9]
-    card = min(choices, key=lambda c: (c % 13) * 4 + c // 13)
+    card = int(lowest_card(choices))
     return {
         "card": card,
         "layouts": solved,

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from callbreak_lab.errors import UsageError
+
 __all__ = ["BodyLimitMiddleware", "Settings", "replaying"]
 
 Scope = MutableMapping[str, Any]
@@ -65,7 +67,7 @@ class Settings:
 
         def need(ok: bool, name: str, what: str) -> None:
             if not ok:
-                raise ValueError(f"Settings.{name} must be {what}, got {getattr(self, name)!r}")
+                raise UsageError(f"Settings.{name} must be {what}, got {getattr(self, name)!r}")
 
         def whole(name: str, low: int, high: int | None = None) -> None:
             v = getattr(self, name)
@@ -100,13 +102,13 @@ class Settings:
             try:
                 changes[f.name] = _parse_bool(raw) if kind is bool else kind(raw)
             except ValueError:
-                raise ValueError(
+                raise UsageError(
                     f"{prefix}{f.name.upper()}={raw!r} is not a {kind.__name__}"
                 ) from None
         try:
             return cls(**changes)
-        except ValueError as e:
-            raise ValueError(f"{e} (set by the {prefix}* environment variables)") from None
+        except UsageError as e:
+            raise UsageError(f"{e} (set by the {prefix}* environment variables)") from None
 
 
 def _parse_bool(raw: str) -> bool:

@@ -22,6 +22,8 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
+from callbreak_lab.errors import CallbreakLabError
+
 __all__ = ["JobError", "JobTimeout", "PoolBusy", "WorkerPool"]
 
 
@@ -34,7 +36,8 @@ class PoolBusy(JobTimeout):
 
 
 class JobError(Exception):
-    """A job raised inside its worker. ``value_error`` tells a ValueError (bad input) apart."""
+    """A job raised inside its worker. ``value_error`` tells the library's ``CallbreakLabError``
+    (bad input, a 422) apart from anything else (a bug, a 500)."""
 
     def __init__(self, message: str, value_error: bool) -> None:
         super().__init__(message)
@@ -58,7 +61,7 @@ def _worker_main(conn: Connection) -> None:
         name, kwargs = msg
         try:
             reply: tuple[str, Any] = ("ok", getattr(jobs, name)(**kwargs))
-        except ValueError as e:
+        except CallbreakLabError as e:
             reply = ("value_error", str(e))
         except Exception as e:  # reported to the parent, which answers 500 for it
             reply = ("error", f"{type(e).__name__}: {e}")

@@ -6,7 +6,9 @@ any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`
 ``tables_and_playouts`` computes both for each deal at little more than the cost of the table;
 ``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need).
 A long search uses a second core (``default_threads``; ``CALLBREAK_LAB_SOLVER_THREADS=1`` keeps
-it to one).
+it to one). Bad input raises the library's errors (``callbreak_lab.errors``): ``SeatError``,
+``SolverInputError`` for hands and trick that do not form a position or bad bounds,
+``RulesError``, ``NotationError``, ``IllegalPlayError``.
 """
 
 from __future__ import annotations
@@ -14,9 +16,6 @@ from __future__ import annotations
 from .api import (
     SOLVER_VERSION,
     PlayoutResult,
-    PositionError,
-    SeatError,
-    SolverError,
     card_values,
     dd_table,
     default_threads,
@@ -28,9 +27,6 @@ from .batch import dd_tables, playouts, solve_many, tables_and_playouts, values_
 __all__ = [
     "SOLVER_VERSION",
     "PlayoutResult",
-    "PositionError",
-    "SeatError",
-    "SolverError",
     "card_values",
     "dd_table",
     "dd_tables",

@@ -9,35 +9,22 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Deal, is_seat
-from callbreak_lab.game import IllegalPlayError, Position
+from callbreak_lab.cards import Card, Deal, check_seat, play_order_key
+from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
 
 from ._bounds import N_GUESS_FEATURES, first_guess, quick_bounds
 from ._engine import Engine, held_cards, join_suits, split_masks, trick_winner_cards
 from ._moves import legal_suits, rep_of, trick_info
 from ._threads import Job
 
-if TYPE_CHECKING:
-    from callbreak_lab.rules import Ruleset
-
 #: bump when a change could alter any solver output (datasets record it)
 SOLVER_VERSION = "1.0"
-
-
-class SolverError(ValueError):
-    """Bad input to the solver (seat, hands, trick, rules)."""
-
-
-class SeatError(SolverError):
-    """A seat outside 0..3."""
-
-
-class PositionError(SolverError):
-    """Hands or trick that do not form a position (overlaps, wrong sizes, bad cards)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +76,7 @@ def default_threads() -> int:
     env = os.environ.get("CALLBREAK_LAB_SOLVER_THREADS", "").strip()
     if env:
         if env not in ("1", "2"):
-            raise SolverError(f"CALLBREAK_LAB_SOLVER_THREADS must be 1 or 2, got {env!r}")
+            raise UsageError(f"CALLBREAK_LAB_SOLVER_THREADS must be 1 or 2, got {env!r}")
         return int(env)
     if multiprocessing.parent_process() is not None:
         return 1
@@ -108,29 +95,10 @@ def engine() -> Engine:
     return eng
 
 
-def _rules_of(rules: Ruleset | str | None, position: Any) -> Ruleset:
-    from callbreak_lab.rules import Ruleset
-
-    if rules is None:
-        rules = getattr(position, "rules", None)
-        if rules is None:
-            raise SolverError("rules are needed to solve a Deal (a preset name or a Ruleset)")
-    if isinstance(rules, str):
-        return Ruleset.preset(rules)
-    if not isinstance(rules, Ruleset):
-        raise SolverError(f"rules must be a Ruleset or a preset name, got {type(rules).__name__}")
-    return rules
-
-
-def _check_seat(seat: Any) -> int:
-    if not is_seat(seat):
-        raise SeatError(f"seat must be 0, 1, 2 or 3, got {seat!r}")
-    return int(seat)
-
-
 def make_root(position: Position | Deal | str, rules: Ruleset | str | None = None) -> Root:
-    """Validate a Position or Deal (or deal text) and convert it to kernel terms."""
-    r = _rules_of(rules, position)
+    """Validate a Position or Deal (or deal text) and convert it to kernel terms (``rules``
+    default to a Position's own; a Deal needs them)."""
+    r = Ruleset.coerce(rules, default=getattr(position, "rules", None))
     flags = tuple(int(x) for x in r.kernel_flags())
     if isinstance(position, str):
         position = Deal.parse(position)
@@ -150,40 +118,37 @@ def make_root(position: Position | Deal | str, rules: Ruleset | str | None = Non
             flags,  # type: ignore[arg-type]
         )
     else:
-        raise SolverError(f"expected a Position or a Deal, got {type(position).__name__}")
+        raise SolverInputError(f"expected a Position or a Deal, got {type(position).__name__}")
     check_root(root)
     return root
 
 
 def _check_played(position: Position, rules: Ruleset) -> None:
-    """Raise PositionError unless the cards played in ``position`` are legal under ``rules``
+    """Raise IllegalPlayError unless the cards played in ``position`` are legal under ``rules``
     (free when they have the position's own legal-card switches: nothing to re-check)."""
     if rules is position.rules or rules.kernel_flags() == position.rules.kernel_flags():
         return
-    try:
-        position.under(rules)
-    except IllegalPlayError as e:
-        raise PositionError(f"the position's cards are not legal under {rules.name}: {e}") from None
+    position.under(rules)
 
 
 def check_root(root: Root) -> None:
-    """Raise PositionError unless the hands and trick form a position."""
+    """Raise SolverInputError (SeatError for the leader) unless the hands and trick form a
+    position."""
     if len(root.masks) != 4:
-        raise PositionError(f"four hands are needed, got {len(root.masks)}")
-    if not 0 <= root.leader <= 3:
-        raise SeatError(f"leader must be 0..3, got {root.leader}")
+        raise SolverInputError(f"four hands are needed, got {len(root.masks)}")
+    check_seat(root.leader, "leader")
     if len(root.trick) > 3:
-        raise PositionError(f"a trick in progress holds 0..3 cards, got {len(root.trick)}")
+        raise SolverInputError(f"a trick in progress holds 0..3 cards, got {len(root.trick)}")
     seen = 0
     for q, m in enumerate(root.masks):
         if m < 0 or m >> 52:
-            raise PositionError(f"seat {q}: hand mask outside the 52 cards")
+            raise SolverInputError(f"seat {q}: hand mask outside the 52 cards")
         if seen & m:
-            raise PositionError(f"seat {q}: holds cards another seat holds too")
+            raise SolverInputError(f"seat {q}: holds cards another seat holds too")
         seen |= m
     for c in root.trick:
         if not 0 <= c < 52 or (seen >> c) & 1:
-            raise PositionError(f"trick card {c} is not a card or is also in a hand")
+            raise SolverInputError(f"trick card {c} is not a card or is also in a hand")
         seen |= 1 << c
     n = int(root.masks[root.mover]).bit_count()
     for j in range(4):
@@ -191,12 +156,12 @@ def check_root(root: Root) -> None:
         want = n - 1 if j < len(root.trick) else n
         got = int(root.masks[q]).bit_count()
         if got != want:
-            raise PositionError(
+            raise SolverInputError(
                 f"seat {q} holds {got} cards, expected {want} (hands of inconsistent sizes for "
                 f"a trick of {len(root.trick)} card(s) led by seat {root.leader})"
             )
     if root.trick and n == 0:
-        raise PositionError("a trick in progress needs cards left to finish it")
+        raise SolverInputError("a trick in progress needs cards left to finish it")
 
 
 def job_of(root: Root, seat: int, eng: Engine, **bounds: Any) -> Job | None:
@@ -221,7 +186,7 @@ def value_of(root: Root, seat: int, eng: Engine | None = None, **bounds: Any) ->
 def solve(position: Position | Deal | str, seat: int, rules: Ruleset | str | None = None) -> int:
     """Tricks of the remaining ones (trick in progress included) ``seat`` can guarantee when all
     hands are visible and the other three seats play together against it."""
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     return value_of(make_root(position, rules), seat)
 
 
@@ -364,23 +329,19 @@ def card_values(
     ``at_least`` / ``at_most``: bounds the position's value is already known to respect for
     ``seat`` (for example its value at an earlier point of the same double-dummy line, where
     both hold); wrong ones give wrong answers."""
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     root = make_root(position, rules)
     for name, bound in (("at_least", at_least), ("at_most", at_most)):
         if bound is None and name == "at_most":
             continue
         if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
-            raise SolverError(f"{name} must be an int, got {bound!r}")
+            raise SolverInputError(f"{name} must be an int, got {bound!r}")
     if at_most is not None and int(at_most) < int(at_least):
-        raise SolverError(f"at_most ({at_most}) is below at_least ({at_least})")
+        raise SolverInputError(f"at_most ({at_most}) is below at_least ({at_least})")
     if int(at_least) > root.left:  # no value can reach it: a wrong bound, not a clamp
-        raise SolverError(f"at_least ({at_least}) is above the {root.left} tricks left")
+        raise SolverInputError(f"at_least ({at_least}) is above the {root.left} tricks left")
     hi = None if at_most is None else int(at_most)
     return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least), hi=hi).items()}
-
-
-def _order_key(c: int) -> int:
-    return (c % 13) * 4 + c // 13
 
 
 def playout_of(
@@ -397,10 +358,10 @@ def playout_of(
     # own chosen card keeps it, so the value found at a seat's previous decision still holds
     lows = [0, 0, 0, 0] if known is None else [int(x) for x in known]
     if len(lows) != 4 or not all(0 <= x <= root.left for x in lows):
-        raise SolverError(f"known values must be four ints in 0..{root.left}, got {known!r}")
+        raise SolverInputError(f"known values must be four ints in 0..{root.left}, got {known!r}")
     while root.left > 0:
         legal = legal_mask(root)
-        cand = sorted((c for c in range(52) if (legal >> c) & 1), key=_order_key)
+        cand = sorted((c for c in range(52) if (legal >> c) & 1), key=play_order_key)
         choice = cand[0]
         if len(cand) > 1:
             me = root.mover
@@ -421,7 +382,7 @@ def playout_of(
                     choice = c
                     break
             else:  # pragma: no cover - the maximum over the children is v by definition
-                raise SolverError("internal error: no card reaches the position's value")
+                raise AssertionError("internal error: no card reaches the position's value")
         cards.append(Card(choice))
         root, w = child(root, choice)
         if w >= 0:

@@ -7,16 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .api import (
-    PlayoutResult,
-    Root,
-    SolverError,
-    _check_seat,
-    make_root,
-    playout_of,
-    table_of,
-    value_of,
-)
+from callbreak_lab.cards import check_seat
+from callbreak_lab.errors import SolverInputError
+
+from .api import PlayoutResult, Root, make_root, playout_of, table_of, value_of
 
 if TYPE_CHECKING:
     from callbreak_lab.cards import Deal
@@ -60,7 +54,7 @@ def _roots(deals: Any, rules: Ruleset | str | None) -> list[Root]:
     from callbreak_lab.game import Position
 
     if isinstance(deals, str | Deal | Position) or not isinstance(deals, Iterable):
-        raise SolverError(
+        raise SolverInputError(
             f"expected a list of deals or positions, got {type(deals).__name__} "
             "(for one deal use dd_table / playout / solve)"
         )
@@ -121,10 +115,10 @@ def solve_many(
     elif isinstance(seats, Sequence) and not isinstance(seats, str):
         seat_list = list(seats)
     else:
-        raise SolverError(f"seats must be one seat or one per position, got {seats!r}")
+        raise SolverInputError(f"seats must be one seat or one per position, got {seats!r}")
     if len(seat_list) != len(roots):
-        raise SolverError(f"{len(seat_list)} seats for {len(roots)} positions")
-    jobs = [(root, _check_seat(s)) for root, s in zip(roots, seat_list, strict=True)]
+        raise SolverInputError(f"{len(seat_list)} seats for {len(roots)} positions")
+    jobs = [(root, check_seat(s)) for root, s in zip(roots, seat_list, strict=True)]
     return _run(_solve_chunk, jobs, n_jobs, progress)
 
 
@@ -178,7 +172,7 @@ def values_and_playouts(
     play-out never needs the other seats' values at the root, and those root solves hold most
     of a table's cost (modern layouts around one hand: 75 s for table and play-out, 19 s for
     the seat's value and the play-out)."""
-    seat = _check_seat(seat)
+    seat = check_seat(seat)
     roots = _roots(deals, rules)
     out = _run(_seat_chunk, [(r, seat) for r in roots], n_jobs, progress)
     return np.array([v for v, _ in out], dtype=np.int64), [p for _, p in out]

@@ -177,7 +177,7 @@ def model_missing(rules: Ruleset) -> str | None:
         model.load_model(rules)
     except SourceUnavailable as exc:
         return str(exc)
-    except ValueError as exc:  # model.ModelError
+    except model.ModelError as exc:
         return f"the bid model is not available: {exc}"
     return None
 

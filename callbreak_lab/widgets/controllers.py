@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from callbreak_lab.bidding.calls import CallsError, check_earlier_calls
+from callbreak_lab.bidding.calls import check_earlier_calls
 from callbreak_lab.bidding.features import feature_dict
-from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit
-from callbreak_lab.rules import PRESETS, RulesError, Ruleset, format_tenths
+from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit, check_seat
+from callbreak_lab.errors import CallError, HandError
+from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
 
@@ -30,7 +31,7 @@ SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 Listener = Callable[[], None]
 
 
-class _Observable:
+class Observable:
     """Minimal change notification: views register a callback and redraw on change."""
 
     def __init__(self) -> None:
@@ -50,7 +51,7 @@ class _Observable:
 # ---------------------------------------------------------------------------------------------
 
 
-class HandPicker(_Observable):
+class HandPicker(Observable):
     """A hand being entered card by card or as text (any notation ``Hand.parse`` reads).
 
     ``hand`` is the last valid hand; ``text`` what the text box shows (canonical after a click or
@@ -127,7 +128,7 @@ class HandPicker(_Observable):
     def set_hand(self, hand: Hand) -> None:
         """Replace the hand (at most 13 cards)."""
         if len(hand) > MAX_CARDS:
-            raise ValueError(f"a hand has at most 13 cards, got {len(hand)}")
+            raise HandError(f"a hand has at most 13 cards, got {len(hand)}")
         self.hand, self.message = hand, ""
         self.text = str(hand) if hand else ""
         self._changed()
@@ -182,7 +183,7 @@ class SimulationCheck:
     agrees: bool
 
 
-class CallAdvisor(_Observable):
+class CallAdvisor(Observable):
     """Suggested call, make probabilities and expected scores for a picked hand.
 
     ``forecaster`` gives the quick forecast (the bid model by default); ``simulator`` the slow
@@ -233,9 +234,7 @@ class CallAdvisor(_Observable):
     def set_seat(self, seat: int) -> None:
         """Select the seat 0..3 (seat 0 bids first and leads). Earlier calls given for another
         seat no longer fit and are dropped."""
-        if seat not in range(4):
-            raise RulesError(f"seat must be 0..3, got {seat!r}")
-        self.seat = int(seat)
+        self.seat = check_seat(seat)
         if self.earlier_calls and len(self.earlier_calls) != self.seat:
             self.earlier_calls = ()
         self._reset()
@@ -255,7 +254,7 @@ class CallAdvisor(_Observable):
         else:
             try:
                 calls = check_earlier_calls([int(p) for p in parts], len(parts), self.rules)
-            except CallsError as exc:
+            except CallError as exc:
                 problem = str(exc)
         if problem:
             self.forecast, self.simulation, self.explanation = None, None, ""
@@ -288,7 +287,7 @@ class CallAdvisor(_Observable):
         rules = self.rules
         try:
             check_earlier_calls(self.earlier_calls, len(self.earlier_calls), rules)
-        except CallsError as exc:  # the preset changed since the calls were given
+        except CallError as exc:  # the preset changed since the calls were given
             self.forecast, self.explanation = None, ""
             self.error = f"{self.preset}: {exc}"
             self._changed()
@@ -345,7 +344,7 @@ class CallAdvisor(_Observable):
 
 
 @dataclass
-class DealExplorer(_Observable):
+class DealExplorer(Observable):
     """A full deal (entered or dealt from a seed) and its double-dummy table for the four seats."""
 
     preset: str = "modern"

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.cards import Card, Deal, Hand, Suit
+from callbreak_lab.errors import CallbreakLabError, CallError, UsageError
 from callbreak_lab.game import Position
-from callbreak_lab.rules import RulesError, Ruleset, format_tenths
+from callbreak_lab.rules import Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
-from callbreak_lab.widgets.controllers import _Observable
+from callbreak_lab.widgets.controllers import Observable
 
 __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 
@@ -23,7 +24,7 @@ __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 # ---------------------------------------------------------------------------------------------
 
 
-class PlayLineViewer(_Observable):
+class PlayLineViewer(Observable):
     """Step through an annotated line (``lines.play_line`` or ``lines.playout_line``) and branch.
 
     ``step`` is the number of cards played so far on the line (0..len); the decision shown is the
@@ -42,7 +43,7 @@ class PlayLineViewer(_Observable):
         super().__init__()
         from callbreak_lab import lines
 
-        self.rules = Ruleset.preset(rules) if isinstance(rules, str) else rules
+        self.rules = Ruleset.coerce(rules)
         start = Position.replay(Deal.parse(deal), record, self.rules)
         if seat is None:
             self.main = lines.playout_line(start, self.rules, calls)
@@ -145,11 +146,9 @@ class PlayLineViewer(_Observable):
     # --- branching -----------------------------------------------------------------------------
     def branch(self, card: Card | str) -> bool:
         """Play ``card`` instead at the current decision and replay the rest of the line."""
-        from callbreak_lab.lines import LineError
-
         try:
             new = self.line.branch(self.step, card)
-        except LineError as exc:
+        except CallbreakLabError as exc:  # an illegal or unreadable card
             self.message = str(exc)
             self._changed()
             return False
@@ -198,7 +197,7 @@ class Round:
         return self.deal[self.seat]
 
 
-class CallingTrainer(_Observable):
+class CallingTrainer(Observable):
     """Random (seeded) hands to call; compares each call with the model's and keeps score.
 
     ``focus`` restricts hands to one kind (rejection sampling over random deals). After a call,
@@ -238,7 +237,7 @@ class CallingTrainer(_Observable):
     def set_focus(self, focus: str) -> None:
         """Choose the kind of hand and deal a new one."""
         if focus not in FOCUS:
-            raise ValueError(f"unknown focus {focus!r} (choose from {', '.join(FOCUS)})")
+            raise UsageError(f"unknown focus {focus!r} (choose from {', '.join(FOCUS)})")
         self.focus = focus
         self.new_hand()
 
@@ -271,8 +270,8 @@ class CallingTrainer(_Observable):
         try:
             c = int(call)
             self.rules.check_call(c)
-        except (ValueError, RulesError) as exc:
-            self.message = f"{exc}" if isinstance(exc, RulesError) else f"not a call: {call!r}"
+        except (ValueError, CallError) as exc:  # int() of a non-number, or out of range
+            self.message = f"{exc}" if isinstance(exc, CallError) else f"not a call: {call!r}"
             self._changed()
             return None
         try:

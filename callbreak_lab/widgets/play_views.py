@@ -12,7 +12,13 @@ from callbreak_lab.render import position_html
 from callbreak_lab.rules import PRESETS, format_tenths
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
-from callbreak_lab.widgets.views import _button, _classes, _error, _html, _set
+from callbreak_lab.widgets.views import (
+    error_html,
+    make_button,
+    make_html,
+    set_if_changed,
+    with_classes,
+)
 
 __all__ = ["CallingTrainerView", "PlayLineView", "calling_trainer", "play_line_viewer"]
 
@@ -25,20 +31,20 @@ class PlayLineView:
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller
-        self.slider = _classes(
+        self.slider = with_classes(
             W.IntSlider(value=0, min=0, max=c.length, description="card", continuous_update=False),
             "cb-step",
         )
         self.slider.observe(lambda ch: c.go(ch["new"]), names="value")
-        prev = _button("◀ previous", "cb-prev", on_click=c.prev)
-        nxt = _button("next ▶", "cb-next", on_click=c.next)
-        trick = _button("next trick ▶▶", "cb-next-trick", on_click=c.next_trick)
-        main = _button("back to the main line", "cb-main-line", on_click=c.back_to_main)
-        self.table = _html("cb-table-layout")
-        self.info = _html("cb-step-info")
-        self.cards = _classes(W.HBox([]), "cb-legal-cards")
-        self.branch_note = _html("cb-branch-note")
-        self.widget = _classes(
+        prev = make_button("◀ previous", "cb-prev", on_click=c.prev)
+        nxt = make_button("next ▶", "cb-next", on_click=c.next)
+        trick = make_button("next trick ▶▶", "cb-next-trick", on_click=c.next_trick)
+        main = make_button("back to the main line", "cb-main-line", on_click=c.back_to_main)
+        self.table = make_html("cb-table-layout")
+        self.info = make_html("cb-step-info")
+        self.cards = with_classes(W.HBox([]), "cb-legal-cards")
+        self.branch_note = make_html("cb-branch-note")
+        self.widget = with_classes(
             W.VBox(
                 [
                     W.HBox([prev, self.slider, nxt, trick, main]),
@@ -62,7 +68,7 @@ class PlayLineView:
             layout=W.Layout(width="86px"),
         )
         b.style.text_color = RED if card.suit in (1, 2) else "#111"
-        _classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
+        with_classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
         if not played:
             b.on_click(lambda _b, cc=card: self.controller.branch(cc))
         return b
@@ -70,19 +76,19 @@ class PlayLineView:
     def refresh(self) -> None:
         """Redraw the table, the decision and the branch result."""
         c = self.controller
-        _set(self.slider, "max", c.length)
-        _set(self.slider, "value", c.step)
-        _set(self.table, "value", position_html(c.position))
+        set_if_changed(self.slider, "max", c.length)
+        set_if_changed(self.slider, "value", c.step)
+        set_if_changed(self.table, "value", position_html(c.position))
         info = escape(c.describe())
         won = c.last_winner()
         if won is not None:
             info = (
                 f"seat {won[0]} won the last trick (tricks {'-'.join(map(str, won[1]))}) · {info}"
             )
-        _set(self.info, "value", f"<div>{info}</div>")
+        set_if_changed(self.info, "value", f"<div>{info}</div>")
         self.cards.children = [self._card_button(*item) for item in c.legal_values()]
         if c.message:
-            note = _error(c.message)
+            note = error_html(c.message)
         elif c.cost is not None:
             cost = c.cost
             verb = "gains" if cost > 0 else ("costs" if cost < 0 else "changes nothing:")
@@ -94,7 +100,7 @@ class PlayLineView:
             )
         else:
             note = "<i>click another legal card to branch</i>" if c.decision else ""
-        _set(self.branch_note, "value", note)
+        set_if_changed(self.branch_note, "value", note)
 
 
 def play_line_viewer(
@@ -114,26 +120,28 @@ class CallingTrainerView:
 
     def __init__(self, controller: CallingTrainer) -> None:
         self.controller = c = controller
-        self.focus = _classes(
+        self.focus = with_classes(
             W.Dropdown(options=list(FOCUS), value=c.focus, description="focus"), "cb-focus"
         )
         self.focus.observe(lambda ch: c.set_focus(ch["new"]), names="value")
-        self.preset = _classes(
+        self.preset = with_classes(
             W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
         )
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
-        self.hand = _html("cb-trainer-hand")
-        self.call = _classes(
+        self.hand = make_html("cb-trainer-hand")
+        self.call = with_classes(
             W.BoundedIntText(value=c.rules.min_call, min=1, max=13, description="your call"),
             "cb-your-call",
         )
-        self.submit = _button("call", "cb-submit", on_click=self._submit, button_style="primary")
-        self.next = _button("next hand", "cb-next-hand", on_click=c.new_hand)
-        self.result = _html("cb-trainer-result")
-        self.chart = _classes(W.Image(format="png"), "cb-chart", "cb-trainer-chart")
+        self.submit = make_button(
+            "call", "cb-submit", on_click=self._submit, button_style="primary"
+        )
+        self.next = make_button("next hand", "cb-next-hand", on_click=c.new_hand)
+        self.result = make_html("cb-trainer-result")
+        self.chart = with_classes(W.Image(format="png"), "cb-chart", "cb-trainer-chart")
         self.chart.layout.display = "none"
-        self.score = _html("cb-trainer-score")
-        self.widget = _classes(
+        self.score = make_html("cb-trainer-score")
+        self.widget = with_classes(
             W.VBox(
                 [
                     W.HBox([self.focus, self.preset]),
@@ -157,7 +165,7 @@ class CallingTrainerView:
         c = self.controller
         r = c.current
         if r is not None:
-            _set(
+            set_if_changed(
                 self.hand,
                 "value",
                 f"<div>seat {r.seat} ({c.preset}, calls {c.rules.min_call}..{c.rules.max_call})"
@@ -166,11 +174,11 @@ class CallingTrainerView:
         answered = r is not None and r.call is not None and r.forecast is not None
         self.submit.disabled = answered
         if c.message:
-            _set(self.result, "value", _error(c.message))
+            set_if_changed(self.result, "value", error_html(c.message))
         elif answered and r is not None and r.forecast is not None:
-            _set(self.result, "value", f"<div>{escape(c.verdict())}</div>")
+            set_if_changed(self.result, "value", f"<div>{escape(c.verdict())}</div>")
         else:
-            _set(self.result, "value", "")
+            set_if_changed(self.result, "value", "")
         if answered and r is not None and r.forecast is not None:
             overlay = r.simulation
             self.chart.value = charts.trick_distribution_png(r.forecast, overlay, call=r.call)
@@ -178,7 +186,7 @@ class CallingTrainerView:
         else:
             self.chart.layout.display = "none"
         you, model = c.totals if c.history else (0, 0)
-        _set(
+        set_if_changed(
             self.score,
             "value",
             f'<div class="cb-score" data-hands="{len(c.history)}">{escape(c.summary())}</div>'

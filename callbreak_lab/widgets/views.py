@@ -31,28 +31,32 @@ RED = "#c0392b"
 HELD = "#bcd7ff"  # background of a picked card (keeps red and black text readable)
 
 
-def _classes(widget: W.Widget, *names: str) -> W.Widget:
+def with_classes(widget: W.Widget, *names: str) -> W.Widget:
+    """``widget`` with the CSS classes ``names`` added (the browser tests find widgets by them)."""
     for name in names:
         widget.add_class(name)
     return widget
 
 
-def _html(*classes: str, value: str = "") -> W.HTML:
-    return _classes(W.HTML(value=value), *classes)
+def make_html(*classes: str, value: str = "") -> W.HTML:
+    """An HTML widget showing ``value``, with the CSS ``classes``."""
+    return with_classes(W.HTML(value=value), *classes)
 
 
-def _error(text: str) -> str:
+def error_html(text: str) -> str:
+    """``text`` escaped and shown in red (empty text: nothing)."""
     return f'<span style="color:{RED}">{escape(text)}</span>' if text else ""
 
 
-def _set(widget: W.Widget, name: str, value: Any) -> None:
+def set_if_changed(widget: W.Widget, name: str, value: Any) -> None:
     """Assign only when different (each assignment is a message to the browser)."""
     if getattr(widget, name) != value:
         setattr(widget, name, value)
 
 
-def _button(text: str, *classes: str, on_click: Callable[[], object], **kw: Any) -> W.Button:
-    b = _classes(W.Button(description=text, **kw), *classes)
+def make_button(text: str, *classes: str, on_click: Callable[[], object], **kw: Any) -> W.Button:
+    """A button labelled ``text`` with the CSS ``classes``, calling ``on_click()`` when clicked."""
+    b = with_classes(W.Button(description=text, **kw), *classes)
     b.on_click(lambda _b: on_click())
     return b
 
@@ -71,7 +75,7 @@ class HandPickerView:
         rows = []
         for suit in SUIT_ORDER:
             colour = RED if suit.is_red else "#111"
-            row = [_html("cb-suit-label", value=f'<b style="color:{colour}">{suit.symbol}</b>')]
+            row = [make_html("cb-suit-label", value=f'<b style="color:{colour}">{suit.symbol}</b>')]
             for rank in range(12, -1, -1):
                 card = Card.of(suit, rank)
                 b = W.Button(
@@ -80,12 +84,12 @@ class HandPickerView:
                     layout=W.Layout(width="42px", height="30px", padding="0"),
                 )
                 b.style.text_color = colour
-                _classes(b, "cb-card", f"cb-card-{card}")
+                with_classes(b, "cb-card", f"cb-card-{card}")
                 b.on_click(lambda _b, c=card: self.controller.toggle(c))
                 self.buttons[card] = b
                 row.append(b)
             rows.append(W.HBox(row, layout=W.Layout(align_items="center")))
-        self.text = _classes(
+        self.text = with_classes(
             W.Text(
                 placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432 or AS KS QS ...",
                 continuous_update=False,
@@ -95,10 +99,10 @@ class HandPickerView:
             "cb-hand-text",
         )
         self.text.observe(self._on_text, names="value")
-        self.status = _html("cb-hand-status")
-        clear = _button("clear", "cb-clear", on_click=self.controller.clear)
-        fill = _button("random fill", "cb-fill", on_click=self.controller.random_fill)
-        self.widget = _classes(
+        self.status = make_html("cb-hand-status")
+        clear = make_button("clear", "cb-clear", on_click=self.controller.clear)
+        fill = make_button("random fill", "cb-fill", on_click=self.controller.random_fill)
+        self.widget = with_classes(
             W.VBox([*rows, W.HBox([self.text, clear, fill]), self.status]), "cb-hand-picker"
         )
         self._syncing = False
@@ -114,20 +118,20 @@ class HandPickerView:
         c = self.controller
         for card, b in self.buttons.items():
             held = card in c.hand
-            _set(b.style, "button_color", HELD if held else None)
-            _set(b.style, "font_weight", "bold" if held else "")
+            set_if_changed(b.style, "button_color", HELD if held else None)
+            set_if_changed(b.style, "font_weight", "bold" if held else "")
             if held:
                 b.add_class("cb-held")
             else:
                 b.remove_class("cb-held")
         self._syncing = True
         try:
-            _set(self.text, "value", c.text)
+            set_if_changed(self.text, "value", c.text)
         finally:
             self._syncing = False
-        msg = f" · {_error(c.message)}" if c.message else ""
+        msg = f" · {error_html(c.message)}" if c.message else ""
         full = " ✓" if c.complete else ""
-        _set(self.status, "value", f"<b>{c.count}</b> of 13 cards{full}{msg}")
+        set_if_changed(self.status, "value", f"<b>{c.count}</b> of 13 cards{full}{msg}")
 
 
 def hand_picker(hand: str | None = None) -> W.Widget:
@@ -150,10 +154,10 @@ class CallAdvisorView:
     def __init__(self, controller: CallAdvisor | None = None) -> None:
         self.controller = c = controller or CallAdvisor()
         self.picker = HandPickerView(c.picker)
-        self.preset = _classes(
+        self.preset = with_classes(
             W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
         )
-        self.seat = _classes(
+        self.seat = with_classes(
             W.Dropdown(
                 options=[(_seat_label(s), s) for s in range(4)],
                 value=c.seat,
@@ -161,7 +165,7 @@ class CallAdvisorView:
             ),
             "cb-seat",
         )
-        self.earlier = _classes(
+        self.earlier = with_classes(
             W.Text(
                 value=",".join(map(str, c.earlier_calls)),
                 placeholder="e.g. 3,4",
@@ -174,25 +178,25 @@ class CallAdvisorView:
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
         self.seat.observe(lambda ch: c.set_seat(ch["new"]), names="value")
         self.earlier.observe(lambda ch: c.set_earlier_calls(ch["new"]), names="value")
-        self.advise = _button(
+        self.advise = make_button(
             "Suggest a call", "cb-advise", on_click=c.advise, button_style="primary"
         )
-        self.simulate = _button("check with simulation", "cb-simulate", on_click=self._simulate)
-        self.progress = _classes(
+        self.simulate = make_button("check with simulation", "cb-simulate", on_click=self._simulate)
+        self.progress = with_classes(
             W.IntProgress(value=0, min=0, max=c.sim_samples, description="simulation"),
             "cb-progress",
         )
         self.progress.layout.visibility = "hidden"
-        self.call = _html("cb-call")
-        self.explain = _html("cb-explain")
-        self.table = _html("cb-table")
-        self.sim_note = _html("cb-sim-note")
-        self.expected_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-expected")
-        self.dist_chart = _classes(W.Image(format="png"), "cb-chart", "cb-chart-dist")
-        self.charts_run = _html("cb-charts-run")  # data-run of the charts shown (a test hook)
+        self.call = make_html("cb-call")
+        self.explain = make_html("cb-explain")
+        self.table = make_html("cb-table")
+        self.sim_note = make_html("cb-sim-note")
+        self.expected_chart = with_classes(W.Image(format="png"), "cb-chart", "cb-chart-expected")
+        self.dist_chart = with_classes(W.Image(format="png"), "cb-chart", "cb-chart-dist")
+        self.charts_run = make_html("cb-charts-run")  # data-run of the charts shown (a test hook)
         self.charts = W.HBox([self.expected_chart, self.dist_chart, self.charts_run])
         self.charts.layout.display = "none"
-        self.widget = _classes(
+        self.widget = with_classes(
             W.VBox(
                 [
                     self.picker.widget,
@@ -227,14 +231,14 @@ class CallAdvisorView:
         """Show the controller's forecast (the call first, then the charts)."""
         c = self.controller
         fc = c.forecast
-        _set(self.seat, "value", c.seat)  # the earlier calls may have moved the seat
+        set_if_changed(self.seat, "value", c.seat)  # the earlier calls may have moved the seat
         if not c.error:  # a refused entry stays in the box beside its error
-            _set(self.earlier, "value", ",".join(map(str, c.earlier_calls)))
+            set_if_changed(self.earlier, "value", ",".join(map(str, c.earlier_calls)))
         if fc is None:
-            _set(self.call, "value", _error(c.error) if c.error else "")
-            _set(self.explain, "value", "")
-            _set(self.table, "value", "")
-            _set(self.sim_note, "value", "")
+            set_if_changed(self.call, "value", error_html(c.error) if c.error else "")
+            set_if_changed(self.explain, "value", "")
+            set_if_changed(self.table, "value", "")
+            set_if_changed(self.sim_note, "value", "")
             self.charts.layout.display = "none"
             self._drawn = None
             return
@@ -243,7 +247,7 @@ class CallAdvisorView:
             f"Call <b>{fc.call}</b> <span style='font-size:12px;color:#666'>"
             f"({escape(fc.source)}, {escape(c.preset)}, seat {c.seat})</span></div>"
         )
-        _set(self.explain, "value", f"<i>{escape(c.explanation)}</i>")
+        set_if_changed(self.explain, "value", f"<i>{escape(c.explanation)}</i>")
         sim = c.simulation
         key = (id(fc), id(sim))
         if key != self._drawn:
@@ -256,17 +260,17 @@ class CallAdvisorView:
         rows = "".join(
             f"<tr><td>{call}</td><td>{p}</td><td>{e}</td></tr>" for call, p, e in c.table()
         )
-        _set(
+        set_if_changed(
             self.table,
             "value",
             '<table class="cb-call-table" style="font-size:12px"><tr><th>call</th>'
             f"<th>P(made)</th><th>expected score</th></tr>{rows}</table>",
         )
         if sim is None:
-            _set(self.sim_note, "value", _error(c.error) if c.error else "")
+            set_if_changed(self.sim_note, "value", error_html(c.error) if c.error else "")
         else:
             verdict = "agrees" if sim.agrees else f"suggests call {sim.forecast.call} instead"
-            _set(
+            set_if_changed(
                 self.sim_note,
                 "value",
                 f'<span class="cb-sim-result">{escape(sim.forecast.source)}: mean '
@@ -289,7 +293,7 @@ class DealExplorerView:
 
     def __init__(self, controller: DealExplorer | None = None) -> None:
         self.controller = c = controller or DealExplorer()
-        self.text = _classes(
+        self.text = with_classes(
             W.Textarea(
                 placeholder="four hands: dotted, separated by spaces; or any notation by '/'",
                 layout=W.Layout(width="560px", height="60px"),
@@ -298,18 +302,18 @@ class DealExplorerView:
             "cb-deal-text",
         )
         self.text.observe(self._on_text, names="value")
-        self.seed = _classes(
+        self.seed = with_classes(
             W.IntText(value=1, description="seed", layout=W.Layout(width="160px")), "cb-seed"
         )
-        self.preset = _classes(
+        self.preset = with_classes(
             W.Dropdown(options=list(PRESETS), value=c.preset, description="rules"), "cb-preset"
         )
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
-        deal = _button("deal", "cb-deal", on_click=lambda: c.deal_random(self.seed.value))
-        solve = _button("solve", "cb-solve", on_click=c.solve, button_style="primary")
-        self.board = _html("cb-board")
-        self.result = _html("cb-dd-table")
-        self.widget = _classes(
+        deal = make_button("deal", "cb-deal", on_click=lambda: c.deal_random(self.seed.value))
+        solve = make_button("solve", "cb-solve", on_click=c.solve, button_style="primary")
+        self.board = make_html("cb-board")
+        self.result = make_html("cb-dd-table")
+        self.widget = with_classes(
             W.VBox(
                 [W.HBox([self.seed, deal, self.preset, solve]), self.text, self.board, self.result]
             ),
@@ -328,20 +332,20 @@ class DealExplorerView:
         c = self.controller
         self._syncing = True
         try:
-            _set(self.text, "value", c.text)
+            set_if_changed(self.text, "value", c.text)
         finally:
             self._syncing = False
         board = deal_html(c.deal, c.rules.direction) if c.deal is not None else ""
-        _set(self.board, "value", board)
+        set_if_changed(self.board, "value", board)
         if c.message:
-            _set(self.result, "value", _error(c.message))
+            set_if_changed(self.result, "value", error_html(c.message))
         elif c.table is not None:
             play: Sequence[int | None] = c.playout or [None] * 4
             rows = "".join(
                 f"<tr><td>seat {s}</td><td><b>{v}</b></td><td>{play[s]}</td></tr>"
                 for s, v in enumerate(c.table)
             )
-            _set(
+            set_if_changed(
                 self.result,
                 "value",
                 '<table class="cb-dd" style="font-size:13px"><tr><th></th>'
@@ -350,7 +354,7 @@ class DealExplorerView:
                 f"<td>{sum(p for p in play if p is not None)}</td></tr></table>",
             )
         else:
-            _set(self.result, "value", "")
+            set_if_changed(self.result, "value", "")
 
 
 def deal_explorer(deal: str | None = None, preset: str = "modern") -> W.Widget:

@@ -1,0 +1,122 @@
+"""The library's one exception family: ``CallbreakLabError`` and its leaves.
+
+Every error the library raises for bad input is a ``CallbreakLabError``, itself a ``ValueError``
+(so ``except ValueError`` keeps working). The leaves say *what kind* of input was wrong, not which
+module noticed it: a bad seat is a ``SeatError`` whether the deal, the solver, the simulation or
+the bid model was asked. The command line prints any ``CallbreakLabError`` as one line (exit code
+2); the service answers it with a 422 naming the message.
+
+::
+
+    CallbreakLabError
+    ├── NotationError        text or values that do not parse
+    │   ├── CardError, HandError, DealError, RecordError
+    ├── SeatError            a seat outside 0..3
+    ├── RulesError           a bad ruleset, preset name or variation
+    ├── IllegalPlayError     a card, call or result the rules do not allow
+    │   └── CallError        a call (or list of calls) the ruleset does not allow
+    ├── ModelError           bid model, features, call distributions, baselines
+    │   └── DataError        solved-deal datasets (requested or on disk)
+    ├── SolverInputError     positions, lines, bounds, simulation constraints
+    ├── UsageError           command-line usage, service settings, environment variables
+    └── FieldError           one field of a service request (carries ``loc``)
+
+This module imports nothing from the package, so every module can import it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CallError",
+    "CallbreakLabError",
+    "CardError",
+    "DataError",
+    "DealError",
+    "FieldError",
+    "HandError",
+    "IllegalPlayError",
+    "ModelError",
+    "NotationError",
+    "RecordError",
+    "RulesError",
+    "SeatError",
+    "SolverInputError",
+    "UsageError",
+]
+
+
+class CallbreakLabError(ValueError):
+    """Base of every error the library raises for bad input; the message says what is wrong."""
+
+
+class NotationError(CallbreakLabError):
+    """Text or values that do not parse as what they should be: cards, hands, deals, tricks,
+    play records, numbers given as text, Bhoos bot-protocol JSON."""
+
+
+class CardError(NotationError):
+    """A single card could not be parsed or is out of range."""
+
+
+class HandError(NotationError):
+    """A hand could not be parsed (bad rank/suit, duplicate card, wrong layout or size)."""
+
+
+class DealError(NotationError):
+    """Four hands do not form a deal (duplicates, wrong counts, missing cards), or a bad seed."""
+
+
+class RecordError(NotationError):
+    """A play record that cannot be read or whose ``|`` separators miss trick boundaries."""
+
+
+class SeatError(CallbreakLabError):
+    """A seat (or Bhoos player index) that is not an int 0..3; raised by ``cards.check_seat``,
+    the one seat check of the library."""
+
+
+class RulesError(CallbreakLabError):
+    """A bad ruleset: unknown preset, bad variation or switch value, unknown field, or something
+    that is neither a Ruleset nor a preset name where rules are expected."""
+
+
+class IllegalPlayError(CallbreakLabError):
+    """A card, call or result the rules do not allow: a card not held, against the legal-card
+    rule or after the deal's end; a recorded trick winner the rules contradict; trick counts
+    no deal can produce; a deal scored after the match ended."""
+
+
+class CallError(IllegalPlayError):
+    """A call (or a list of calls) the ruleset does not allow: outside its range, not a whole
+    number, or the wrong number of calls for the seats."""
+
+
+class ModelError(CallbreakLabError):
+    """Bad input to the bid model and its helpers: an unknown profile or learner, an unfitted or
+    damaged model, training arrays of the wrong shape, bad hand masks (features), a trick
+    distribution that is not one, an unknown baseline."""
+
+
+class DataError(ModelError):
+    """A solved-deal dataset request that cannot be met, or a dataset on disk that is missing,
+    incomplete or inconsistent (callers tell "generate it first" apart by this type)."""
+
+
+class SolverInputError(CallbreakLabError):
+    """Input the solver, the annotated lines or the simulation cannot take: hands and trick that
+    do not form a position, a Deal without rules, bad value bounds, a step index out of range,
+    card or void constraints that no layout satisfies, a sample size out of range."""
+
+
+class UsageError(CallbreakLabError):
+    """Bad command-line usage (raised instead of argparse's print-and-exit), or a bad setting:
+    a service ``Settings`` value, an environment variable, a widget option."""
+
+
+class FieldError(CallbreakLabError):
+    """Bad input in one field of a service request: the service answers a 422 whose ``loc``
+    names the field (the message is the library's own)."""
+
+    def __init__(self, field: str | tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc: tuple[str | int, ...] = (field,) if isinstance(field, str) else tuple(field)
