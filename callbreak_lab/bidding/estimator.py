@@ -92,7 +92,7 @@ def call_features(
     )
 
 
-def _deal_calls(
+def deal_calls(
     dists: np.ndarray, deal_index: np.ndarray, seats: np.ndarray, rules: Ruleset
 ) -> np.ndarray:
     """``(n, 4)``: for each hand, the calls (from ``dists``) of all four seats of its deal."""
@@ -214,7 +214,7 @@ class BidModel(BaseEstimator):
             if oof is None:
                 oof = oof_proba(self.learner, self.get_params(), x, y, self.cv, groups)
             seat_arr = x[:, FEATURE_NAMES.index("seat_0") :][:, :4].argmax(axis=1)
-            table = _deal_calls(oof, didx, seat_arr, self.call_rules_)
+            table = deal_calls(oof, didx, seat_arr, self.call_rules_)
             xc = np.hstack([x, call_features(seat_arr, table)])
             self.conditioned_, _ = self._fit_head(xc, y, groups)
         self.n_train_ = n

@@ -476,10 +476,10 @@ def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[Sc
     the other hands of each deal), when ``model`` has a conditioned head."""
     if getattr(model, "conditioned_", None) is None:
         return []
-    from callbreak_lab.bidding.estimator import _deal_calls
+    from callbreak_lab.bidding.estimator import deal_calls
 
     base = model.predict_proba(test.masks, test.seats)
-    table = _deal_calls(base, test.deal, test.seats, model.call_rules_)
+    table = deal_calls(base, test.deal, test.seats, model.call_rules_)
     cond = model.predict_proba(test.masks, test.seats, earlier_calls=table)
     return [
         score_row("unconditioned", best_calls(base, rules).call, test.playout, rules),
