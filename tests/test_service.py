@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +15,8 @@ from fastapi.testclient import TestClient
 
 from callbreak_lab import __version__
 from callbreak_lab.bidding import calls
-from callbreak_lab.cards import Deal
+from callbreak_lab.cards import Deal, check_seat
+from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.service import Settings, create_app
@@ -453,17 +456,17 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_LEAN_EVALUATE", "false")
     assert Settings.from_env().lean_evaluate is False
     monkeypatch.setenv("CALLBREAK_SERVICE_LEAN_EVALUATE", "maybe")
-    with pytest.raises(ValueError, match="CALLBREAK_SERVICE_LEAN_EVALUATE"):
+    with pytest.raises(UsageError, match="CALLBREAK_SERVICE_LEAN_EVALUATE"):
         Settings.from_env()
     monkeypatch.delenv("CALLBREAK_SERVICE_LEAN_EVALUATE")
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "many")
-    with pytest.raises(ValueError, match="CALLBREAK_SERVICE_WORKERS"):
+    with pytest.raises(UsageError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()
     # well-typed but unusable values are refused too (0 workers was silently run as 1; a
     # negative solve_timeout killed every solve with a 503)
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "0")
     with pytest.raises(
-        ValueError, match=r"workers must be a whole number 1\.\.256, got 0 \(set by"
+        UsageError, match=r"workers must be a whole number 1\.\.256, got 0 \(set by"
     ):
         Settings.from_env()
 
@@ -489,8 +492,44 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
 )
 def test_settings_refuse_unusable_bounds(changes: dict[str, object]) -> None:
     (name,) = changes
-    with pytest.raises(ValueError, match=f"Settings.{name} must be"):
+    with pytest.raises(UsageError, match=f"Settings.{name} must be"):
         Settings(**changes)  # type: ignore[arg-type]
+
+
+def _bug() -> None:
+    int("x")  # a ValueError that is a bug of ours, not the client's input
+
+
+def test_library_errors_are_422_and_other_exceptions_500() -> None:
+    app = create_app(Settings(workers=1))
+    app.add_api_route("/test/seat", lambda: check_seat(7))
+    app.add_api_route("/test/bug", _bug)
+    c = TestClient(app, raise_server_exceptions=False)  # no `with`: no worker pool started
+    resp = c.get("/test/seat")
+    assert resp.status_code == 422
+    assert resp.json()["detail"][0]["msg"] == "seat must be 0..3, got 7"
+    assert c.get("/test/bug").status_code == 500
+
+
+def test_a_worker_tells_library_errors_from_bugs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from callbreak_lab.service import jobs, pool
+
+    monkeypatch.setattr(jobs, "warm_up", lambda: None)
+    monkeypatch.setattr(jobs, "bad_seat", lambda: check_seat(7), raising=False)
+    monkeypatch.setattr(jobs, "bug", _bug, raising=False)
+    parent, child = multiprocessing.Pipe()
+    worker = threading.Thread(target=pool._worker_main, args=(child,))
+    worker.start()
+    try:
+        assert parent.recv() == ("ready", None)
+        parent.send(("bad_seat", {}))
+        assert parent.recv() == ("value_error", "seat must be 0..3, got 7")  # a 422
+        parent.send(("bug", {}))
+        status, message = parent.recv()
+        assert status == "error" and message.startswith("ValueError")  # a 500
+    finally:
+        parent.send(None)
+        worker.join(10)
 
 
 def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from callbreak_lab import Card, Deal, Hand, Ruleset
+from callbreak_lab import Card, Deal, Hand, RulesError, Ruleset
 from callbreak_lab.bidding.calls import best_call
 from callbreak_lab.game import play_out, random_player
 from callbreak_lab.widgets.backend import Forecast, SourceUnavailable, forecast_from_dist
@@ -123,7 +123,7 @@ def test_advisor_resets_when_hand_preset_or_seat_change() -> None:
     adv.advise()
     adv.picker.toggle("AS")
     assert adv.forecast is None
-    with pytest.raises(ValueError):
+    with pytest.raises(RulesError, match="unknown ruleset 'nonsense'"):
         adv.set_preset("nonsense")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_widgets import random_play_forecast
 
-from callbreak_lab import Deal, Position, Ruleset
+from callbreak_lab import Deal, Position, Ruleset, UsageError
 from callbreak_lab.game import play_out, random_player
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 
@@ -35,7 +35,7 @@ def test_trainer_is_seeded_and_focus_rejection_samples() -> None:
             assert t.current is not None and keep(t.current.hand)
             t.new_hand()
     assert _trainer(focus="long spades (5+)").current.hand.suit_count(3) >= 5  # type: ignore[union-attr]
-    with pytest.raises(ValueError, match="unknown focus"):
+    with pytest.raises(UsageError, match="unknown focus"):
         a.set_focus("nonsense")
 
 
