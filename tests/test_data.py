@@ -358,3 +358,62 @@ def test_generate_refuses_an_empty_out_dir_or_dask_address(
     with pytest.raises(DataError, match="needs a client"):
         generate(PROFILE, 1, out_dir=tmp_path / "d", backend="dask", address="", progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+def _tree_digest(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_readme_generate_leaves_the_shipped_data_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's ``generate --profile modern --n 1000 --seed 0`` once rewrote the shipped
+    ``data/modern`` (deleted chunks, a card of 1000 deals). In a copy of the repository's data it
+    now writes a new folder by default, and naming the shipped folder is refused untouched."""
+    from callbreak_lab.cli import main
+
+    shipped = Path(__file__).resolve().parents[1] / "data" / "modern"
+    work = tmp_path / "repo"
+    shutil.copytree(shipped, work / "data" / "modern")
+    before = _tree_digest(work / "data")
+    monkeypatch.chdir(work)
+    readme = ["generate", "--profile", "modern", "--n", "1000", "--seed", "0", "--no-progress"]
+    assert main([*readme, "--out", "data"]) == 2
+    err = capsys.readouterr().err
+    assert "deals, not 1000" in err and "--force" in err and err.count("\n") == 1
+    assert _tree_digest(work / "data") == before
+    # the default folder is a new one (a small n here: solving 1000 deals takes minutes)
+    small = ["generate", "--profile", "modern", "--n", "2", "--seed", "0", "--no-progress"]
+    assert main(small) == 0
+    assert (work / "datasets" / "modern" / CARD_NAME).is_file()
+    assert _tree_digest(work / "data") == before
+
+
+def test_changing_a_dataset_needs_force_and_deletes_only_its_own_chunks(
+    base: Path, tmp_path: Path
+) -> None:
+    root = copy_of(base, tmp_path)
+    d = root / PROFILE
+    foreign = d / name(7, 8)  # a chunk file the card does not list
+    foreign.write_bytes(b"not ours")
+    before = _tree_digest(root)
+    for n, chunk in ((N - 1, CHUNK), (N, CHUNK + 1)):
+        with pytest.raises(DataError, match="force"):
+            generate(PROFILE, n, seed=SEED, out_dir=root, chunk_size=chunk, progress=False)
+        assert _tree_digest(root) == before
+    card = json.loads((d / CARD_NAME).read_text())
+    card["solver_version"] = "an older solver"
+    (d / CARD_NAME).write_text(json.dumps(card))
+    with pytest.raises(DataError, match="solver version"):
+        generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False)
+    shrunk = generate(
+        PROFILE, N - 1, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False, force=True
+    )
+    assert shrunk.card["count"] == N - 1
+    assert sorted(p.name for p in d.glob("chunk-*.npz")) == [name(0, 1), name(1, 2), name(7, 8)]
+    assert foreign.read_bytes() == b"not ours"
+    assert len(load(PROFILE, root, split="all")) == N - 1

@@ -39,8 +39,11 @@ def test_table_after_plays(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "solve", "--rules", "modern", str(DEAL), "--plays", PLAYS)
     assert code == 0
     values = solver.dd_table(pos)
-    assert out.splitlines()[1].split()[1:] == [str(v) for v in values]
-    assert "won" in out
+    rows = out.splitlines()
+    assert rows[1].split() == ["guaranteed", *(str(v) for v in values)]
+    assert rows[2].split() == ["won", *(str(w) for w in pos.tricks_won)]
+    left = 13 - pos.trick_index
+    assert f"of the {left} tricks left" in rows[3] and "double-dummy" in rows[3]
     code, out, _ = run(capsys, "--json", "solve", str(DEAL), "--plays", PLAYS)
     data = json.loads(out)
     assert data["tricks"] == list(values) and data["plays"] == pos.record()

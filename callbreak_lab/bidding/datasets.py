@@ -127,6 +127,20 @@ def profile_rules(profile: str) -> Ruleset:
     return PRESETS[next(name for name, q in PRESET_PROFILE.items() if q == p)]
 
 
+def _card_changes(old: Mapping[str, Any], n: int, chunk_size: int, version: str) -> list[str]:
+    """How a request for ``n`` deals in chunks of ``chunk_size`` by solver ``version`` differs
+    from the dataset an existing card describes, as phrases (empty: a resume or a growth)."""
+    changes = []
+    count = old.get("count")
+    if isinstance(count, int) and n < count:
+        changes.append(f"{count} deals, not {n}")
+    if old.get("chunk_size") != chunk_size:
+        changes.append(f"chunk size {old.get('chunk_size')}, not {chunk_size}")
+    if old.get("solver_version") != version:
+        changes.append(f"solver version {old.get('solver_version')}, not {version}")
+    return changes
+
+
 def solver_version() -> tuple[str, str]:
     """``(version, source)``: ``callbreak_lab.solver.SOLVER_VERSION`` when the solver defines
     it, else the package version."""
@@ -350,14 +364,19 @@ def generate(
     progress: bool = True,
     client: Any = None,
     address: str | None = None,
+    force: bool = False,
 ) -> GenerateReport:
     """Solve ``n`` seeded deals for ``profile`` into ``<out_dir>/<profile>/`` (resumable).
 
-    Chunks already on disk and valid are reused; missing, torn, corrupt or stale ones are
-    (re)solved in parallel with joblib: local processes (``backend="loky"``, ``n_jobs``) or a
-    Dask cluster (``backend="dask"`` with a ``distributed.Client`` as ``client`` or a scheduler
-    ``address``). Results come back to this process, which writes every file, so workers need no
-    shared disk. Growing ``n`` later keeps the existing deals. Returns a :class:`GenerateReport`.
+    Chunks already on disk and valid are reused; missing, torn or corrupt ones are (re)solved in
+    parallel with joblib: local processes (``backend="loky"``, ``n_jobs``) or a Dask cluster
+    (``backend="dask"`` with a ``distributed.Client`` as ``client`` or a scheduler ``address``).
+    Results come back to this process, which writes every file, so workers need no shared disk.
+
+    An existing dataset is never changed silently: another profile or seed is refused; growing
+    ``n`` keeps the existing deals and adds more; fewer deals, another chunk size or another
+    solver version is refused unless ``force=True``. Only chunk files that the folder's card
+    lists as its own are ever deleted. Returns a :class:`GenerateReport`.
     """
     t0 = time.perf_counter()
     profile = profile_of(profile)
@@ -388,11 +407,22 @@ def generate(
             old = json.loads(card_path.read_text())
         except (OSError, ValueError):
             old = None
+        if not isinstance(old, dict):
+            old = None
         if old is not None and (old.get("seed"), old.get("profile")) != (seed, profile):
             raise DataError(
                 f"{directory} holds profile {old.get('profile')!r} seed {old.get('seed')}; "
                 f"use another out_dir for seed {seed} or delete it"
             )
+        changes = [] if old is None else _card_changes(old, n, chunk_size, version)
+        if changes and not force:
+            raise DataError(
+                f"{directory} holds another dataset ({'; '.join(changes)}); use another out_dir "
+                "(--out), or force=True (--force) to rewrite it"
+            )
+    else:
+        old = None
+    own_chunks = set() if old is None else {str(c) for c in old.get("chunks", [])}
     plan = _plan(n, chunk_size)
     todo: list[tuple[int, int]] = []
     replaced: list[str] = []
@@ -431,13 +461,12 @@ def generate(
     finally:
         bar.close()
     solve_seconds = time.perf_counter() - t_solve
-    # Files overlapping 0..n that are not in the plan (other chunk size, smaller earlier n) would
-    # be duplicates: remove them. Chunks wholly beyond n are kept for a later, larger run.
+    # Chunks of the dataset this one replaces (its card listed them) that the new plan does not
+    # list: removed, so that the folder holds what its card says. No other file is touched.
     planned = {_chunk_name(a, b) for a, b in plan}
-    for path in directory.glob("chunk-*.npz"):
-        m = _CHUNK_RE.match(path.name)
-        if m and path.name not in planned and int(m.group(1)) < n:
-            path.unlink()
+    for name in sorted(own_chunks - planned):
+        if _CHUNK_RE.match(name) and name == Path(name).name:
+            (directory / name).unlink(missing_ok=True)
     data = _concat(
         [
             _read_chunk(directory / _chunk_name(a, b), a, b, seed, profile, version, False)
@@ -573,7 +602,16 @@ def add_generate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="local worker processes (-1: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://h:8786")
-    p.add_argument("--out", default="data", help="data directory (default data)")
+    p.add_argument(
+        "--out",
+        default="datasets",
+        help="directory of the datasets (default ./datasets; the shipped ones are in data/)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="rewrite an existing dataset with fewer deals, another chunk size or solver version",
+    )
     p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, help="deals per chunk file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -590,6 +628,7 @@ def run_generate(args: argparse.Namespace) -> GenerateReport:
         backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
         address=args.dask,
         progress=not args.no_progress,
+        force=args.force,
     )
 
 
