@@ -104,8 +104,8 @@ class DataError(ModelError):
 
 class SolverInputError(CallbreakLabError):
     """Input the solver, the annotated lines or the simulation cannot take: hands and trick that
-    do not form a position, a Deal without rules, bad value bounds, a step index out of range,
-    card or void constraints that no layout satisfies, a sample size out of range."""
+    do not form a position, bad value bounds, a step index out of range, card or void
+    constraints that no layout satisfies, a sample size out of range."""
 
 
 class UsageError(CallbreakLabError):

@@ -159,7 +159,7 @@ def bot_play(
     average value for our seat (``solver.card_values``), stopping before ``budget`` seconds
     would be passed. ``estimate`` is the expected time of one layout (from earlier requests);
     no layout is started that is expected to end past the budget. Ties go to the lowest card
-    (lowest rank, then clubs < diamonds < hearts < spades)."""
+    (``cards.play_order_key``: lowest rank, then clubs < diamonds < hearts < spades)."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
@@ -176,7 +176,7 @@ def bot_play(
         now = time.perf_counter()
         if now + per_solve > deadline:
             break
-        deal = Deal._trusted([int(m) for m in row])
+        deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
         try:
             pos = Position.replay(deal, record, rules)
         except IllegalPlayError:
