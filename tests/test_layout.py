@@ -1,0 +1,83 @@
+"""The package's layout keeps its promises: the pure library loads no widget, plot or web code,
+and no module reaches into another module's private names."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "callbreak_lab"
+
+#: The pure library: everything but the views, the service and the command line.
+PURE = [
+    "callbreak_lab",
+    "callbreak_lab.cards",
+    "callbreak_lab.rules",
+    "callbreak_lab.game",
+    "callbreak_lab.render",
+    "callbreak_lab.errors",
+    "callbreak_lab.fileio",
+    "callbreak_lab.lines",
+    "callbreak_lab.simulate",
+    "callbreak_lab.bhoos",
+    "callbreak_lab.solver",
+    "callbreak_lab.bidding",
+    "callbreak_lab.bidding.features",
+    "callbreak_lab.bidding.baselines",
+    "callbreak_lab.bidding.calls",
+    "callbreak_lab.bidding.estimator",
+    "callbreak_lab.bidding.learners",
+    "callbreak_lab.bidding.model",
+    "callbreak_lab.bidding.datasets",
+    "callbreak_lab.bidding.evaluation",
+    "callbreak_lab.bidding.training",
+    "callbreak_lab.widgets.controllers",
+    "callbreak_lab.widgets.play_controllers",
+]
+FORBIDDEN = ("ipywidgets", "matplotlib", "fastapi", "starlette", "uvicorn", "IPython")
+
+
+def test_the_pure_library_imports_no_widget_plot_or_web_code() -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for name in {PURE!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def _private_imports(path: Path) -> list[str]:
+    """``from X import _name`` of a private name, or any import from a private module
+    ``X._mod`` (not ``__future__``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
+            private_module = any(part.startswith("_") for part in node.module.split("."))
+            found += [
+                f"{path.relative_to(PACKAGE.parent)}: from {'.' * node.level}{node.module} "
+                f"import {a.name}"
+                for a in node.names
+                if private_module or (a.name.startswith("_") and not a.name.startswith("__"))
+            ]
+    return found
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """The solver's kernel modules (``solver/_*.py``) share their private kernels with each
+    other and with the solver's facade; nothing else imports a private name."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        solver_inside = path.parent.name == "solver"
+        for line in _private_imports(path):
+            module = line.split(" from ", 1)[1].split(" import ")[0]
+            if solver_inside and module.startswith(("callbreak_lab.solver", ".")):
+                continue
+            bad.append(line)
+    assert bad == []
