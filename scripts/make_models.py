@@ -119,7 +119,7 @@ def select_params(
 
     from callbreak_lab.bidding import datasets as data
     from callbreak_lab.bidding.calls import best_calls
-    from callbreak_lab.bidding.estimator import _deal_calls
+    from callbreak_lab.bidding.estimator import deal_calls, encode_hands
     from callbreak_lab.bidding.evaluation import call_scores, fit_model, log_loss, paired_gap
     from callbreak_lab.rules import Ruleset
 
@@ -135,7 +135,7 @@ def select_params(
         t0 = time.perf_counter()
         model = fit_model(fit_part, profile=profile, **COMMON, **params)
         seconds = time.perf_counter() - t0
-        proba = model.predict_proba(val.masks, val.seats)
+        proba = model.predict_proba(encode_hands(val.masks, val.seats))
         scores = {
             r.name: call_scores(best_calls(proba, r).call, val.playout, r) / 10 for r in presets
         }
@@ -151,8 +151,8 @@ def select_params(
     cond = fit_model(
         fit_part, profile=profile, condition_on_calls=True, **COMMON, **CANDIDATES[best]
     )
-    calls_table = _deal_calls(proba, val.deal, val.seats, cond.call_rules_)
-    cproba = cond.predict_proba(val.masks, val.seats, earlier_calls=calls_table)
+    calls_table = deal_calls(proba, val.deal, val.seats, cond.call_rules_)
+    cproba = cond.predict_proba(encode_hands(val.masks, val.seats, earlier_calls=calls_table))
     gains = {}
     for r in presets:
         cs = call_scores(best_calls(cproba, r).call, val.playout, r) / 10
@@ -173,7 +173,7 @@ def select_params(
             **COMMON,
             **CANDIDATES[best],
         )
-        pproba = pmodel.predict_proba(val.masks, val.seats)
+        pproba = pmodel.predict_proba(encode_hands(val.masks, val.seats))
         pll = log_loss(pproba, val.playout)
         pool = pll < table[best]["log_loss"]
         pgains = {}

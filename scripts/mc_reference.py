@@ -36,7 +36,7 @@ from callbreak_lab.bidding import datasets as data_mod
 from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
 from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.bidding.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
-from callbreak_lab.bidding.model import load_model
+from callbreak_lab.bidding.model import encode_hands, load_model
 from callbreak_lab.cards import Hand
 from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
@@ -136,10 +136,8 @@ def report(args: argparse.Namespace) -> int:
     counts = np.array([h["playout_counts"] for h in entries], dtype=np.float64)
     mc_calls = best_calls(counts / counts.sum(axis=1, keepdims=True), rules).call
     model = load_model(rules, args.models)
-    callers = {
-        "monte_carlo": mc_calls,
-        "model": best_calls(model.predict_proba(hands.masks, hands.seats), rules).call,
-    }
+    proba = model.predict_proba(encode_hands(hands.masks, hands.seats))
+    callers = {"monte_carlo": mc_calls, "model": best_calls(proba, rules).call}
     for name in BASELINES:
         callers[name] = baseline_calls(name, hands.masks, hands.seats, rules)
     callers["clairvoyant"] = clairvoyant_calls(hands.playout, rules)

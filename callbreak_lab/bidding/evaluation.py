@@ -36,7 +36,14 @@ import numpy.typing as npt
 
 from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
 from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
-from callbreak_lab.bidding.model import N_TRICKS, BidModel, ModelError, Recommendation, load_model
+from callbreak_lab.bidding.model import (
+    N_TRICKS,
+    BidModel,
+    ModelError,
+    Recommendation,
+    encode_hands,
+    load_model,
+)
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import CallbreakLabError, HandError
 from callbreak_lab.fileio import atomic_open
@@ -101,7 +108,8 @@ def flatten(data: Any) -> HandSet:
 def fit_model(train: HandSet, **params: Any) -> BidModel:
     """A :class:`BidModel` with ``params`` fitted on ``train``."""
     model = BidModel(**params)
-    return model.fit(train.masks, train.seats, train.playout, train.dd, deal_index=train.deal)
+    y = np.column_stack([train.playout, train.dd])
+    return model.fit(encode_hands(train.masks, train.seats), y, deal_index=train.deal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -268,7 +276,7 @@ def learning_curve(
         chosen = order[: max(2, round(frac * len(deals)))]
         sub = train.take(np.isin(train.deal, chosen))
         model = fit_model(sub, **params)
-        calls = best_calls(model.predict_proba(test.masks, test.seats), rules).call
+        calls = best_calls(model.predict_proba(encode_hands(test.masks, test.seats)), rules).call
         row = score_row("model", calls, test.playout, rules)
         points.append((len(sub), row.mean_score, row.se))
     return points
@@ -331,8 +339,9 @@ def recommend_lines(
         bid_model = model if model is not None else load_model(rules)
         masks = np.array([h.mask for _, h, _ in good], dtype=np.uint64)
         seats = np.array([s for _, _, s in good], dtype=np.int64)
-        batch = best_calls(bid_model.predict_proba(masks, seats), rules)
-        floor = bid_model.predict_floor_proba(masks, seats)
+        x = encode_hands(masks, seats)
+        batch = best_calls(bid_model.predict_proba(x), rules)
+        floor = bid_model.predict_floor_proba(x)
         for i, (number, hand, seat) in enumerate(good):
             results[number] = Recommendation(hand, seat, rules, batch[i], floor[i])
     return [(number, results[number]) for number in order]
@@ -448,7 +457,7 @@ def caller_table(
     test: HandSet, rules: Ruleset, model: BidModel, outcome: np.ndarray
 ) -> list[ScoreRow]:
     """Model, baselines and clairvoyant scored against ``outcome`` on ``test``."""
-    model_calls = best_calls(model.predict_proba(test.masks, test.seats), rules).call
+    model_calls = best_calls(model.predict_proba(encode_hands(test.masks, test.seats)), rules).call
     rows = [score_row("model", model_calls, outcome, rules)]
     for name in BASELINES:
         rows.append(
@@ -460,7 +469,7 @@ def caller_table(
 
 def model_gaps(test: HandSet, rules: Ruleset, model: BidModel) -> dict[str, tuple[float, float]]:
     """The model's score minus each baseline's on the same hands (play-out outcome)."""
-    model_calls = best_calls(model.predict_proba(test.masks, test.seats), rules).call
+    model_calls = best_calls(model.predict_proba(encode_hands(test.masks, test.seats)), rules).call
     mine = call_scores(model_calls, test.playout, rules) / 10.0
     out = {}
     for name in BASELINES:
@@ -478,9 +487,9 @@ def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[Sc
         return []
     from callbreak_lab.bidding.estimator import deal_calls
 
-    base = model.predict_proba(test.masks, test.seats)
+    base = model.predict_proba(encode_hands(test.masks, test.seats))
     table = deal_calls(base, test.deal, test.seats, model.call_rules_)
-    cond = model.predict_proba(test.masks, test.seats, earlier_calls=table)
+    cond = model.predict_proba(encode_hands(test.masks, test.seats, earlier_calls=table))
     return [
         score_row("unconditioned", best_calls(base, rules).call, test.playout, rules),
         score_row("conditioned", best_calls(cond, rules).call, test.playout, rules),
@@ -526,8 +535,8 @@ def evaluate_model(
         raise ModelError(f"the test split of {profile} in {data_dir} is empty")
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
-    proba = bid_model.predict_proba(test.masks, test.seats)
-    floor = bid_model.predict_floor_proba(test.masks, test.seats)
+    proba = bid_model.predict_proba(encode_hands(test.masks, test.seats))
+    floor = bid_model.predict_floor_proba(encode_hands(test.masks, test.seats))
     report = EvaluationReport(
         profile=profile,
         rules=ruleset.name,
@@ -556,7 +565,8 @@ def evaluate_model(
         mc_calls = best_calls(dists, ruleset).call
         table.insert(1, score_row("monte_carlo", mc_calls, sub.playout, ruleset))
         report.mc_table = table
-        model_calls = best_calls(bid_model.predict_proba(sub.masks, sub.seats), ruleset).call
+        sub_proba = bid_model.predict_proba(encode_hands(sub.masks, sub.seats))
+        model_calls = best_calls(sub_proba, ruleset).call
         gap, gap_se = paired_gap(
             call_scores(model_calls, sub.playout, ruleset) / 10.0,
             call_scores(mc_calls, sub.playout, ruleset) / 10.0,
@@ -566,7 +576,7 @@ def evaluate_model(
             "model_minus_mc": gap,
             "se": gap_se,
             "mc_log_loss": log_loss(np.clip(dists, 1e-15, 1), sub.playout),
-            "model_log_loss": log_loss(bid_model.predict_proba(sub.masks, sub.seats), sub.playout),
+            "model_log_loss": log_loss(sub_proba, sub.playout),
         }
         seconds["monte_carlo"] = time.perf_counter() - t0
     if learning_fractions:

@@ -1,7 +1,9 @@
 """The bid model: a calibrated distribution of a seat's tricks, and the call it implies.
 
-:class:`BidModel` is a scikit-learn estimator trained on solved deals. For a hand (52-bit mask)
-and its seat it forecasts two distributions over ``0..13`` tricks (always 14 columns; classes
+:class:`BidModel` is a scikit-learn classifier trained on solved deals. Its input ``X`` has one
+row per hand: the 52-bit hand mask, the seat and, optionally, the calls of the seats before it
+(:func:`encode_hands` builds it; :mod:`callbreak_lab.bidding.estimator` documents the columns).
+From it the model forecasts two distributions over ``0..13`` tricks (always 14 columns; classes
 missing from training get probability 0):
 
 * :meth:`BidModel.predict_proba`: the seat's tricks in the **self-interested play-out** (the
@@ -52,12 +54,16 @@ from callbreak_lab.bidding.calls import (
     best_calls,
 )
 from callbreak_lab.bidding.calls import check_earlier_calls as calls_check_earlier
+from callbreak_lab.bidding.datasets import PROFILES
 from callbreak_lab.bidding.estimator import (
     CALL_FEATURE_NAMES,
-    PROFILES,
+    NO_CALL,
+    X_COLUMNS,
     BidModel,
     ModelError,
+    ModelNotFittedError,
     call_features,
+    encode_hands,
     profile_of,
 )
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
@@ -70,14 +76,18 @@ from callbreak_lab.rules import Ruleset
 __all__ = [
     "CALL_FEATURE_NAMES",
     "MODELS_ENV",
+    "NO_CALL",
     "N_TRICKS",
     "PROFILES",
+    "X_COLUMNS",
     "BidModel",
     "ModelError",
+    "ModelNotFittedError",
     "Recommendation",
     "call_features",
     "check_earlier_calls",
     "default_models_dir",
+    "encode_hands",
     "load_model",
     "model_paths",
     "profile_of",
@@ -150,7 +160,7 @@ def save_model(
         "params": model.get_params(),
         "temperatures": {
             "playout": model.playout_.temperature,
-            "floor": model.floor_.temperature,
+            "floor": None if model.floor_ is None else model.floor_.temperature,
         },
         "sklearn": sklearn.__version__,
         "numpy": np.__version__,
@@ -359,7 +369,9 @@ def recommend_call(
 
     Uses the shipped model of the ruleset's profile unless ``model`` is given. ``earlier_calls``
     (the calls of seats ``0..seat-1``, each within the ruleset's call range) are used only by a
-    call-conditioned model; ``Recommendation.calls_used`` says whether they were.
+    call-conditioned model; ``Recommendation.calls_used`` says whether they were. A model fitted
+    on play-out tricks alone (no floor head) raises :class:`ModelError`: the recommendation
+    carries the floor distribution.
     """
     ruleset = Ruleset.coerce(rules)
     parsed = (
@@ -374,9 +386,12 @@ def recommend_call(
     check_seat(seat)
     prev = None if earlier_calls is None else check_earlier_calls(earlier_calls, seat, ruleset)
     bid_model = model if model is not None else load_model(ruleset)
-    masks = np.array([mask_of(parsed)], dtype=np.uint64)
-    seats = np.array([int(seat)])
-    dist, floor = bid_model.predict_both(masks, seats, None if prev is None else [list(prev)])
+    x = encode_hands(
+        np.array([mask_of(parsed)], dtype=np.uint64),
+        np.array([int(seat)]),
+        None if prev is None else [list(prev)],
+    )
+    dist, floor = bid_model.predict_both(x)
     used = prev is not None and getattr(bid_model, "conditioned_", None) is not None
     advice = best_call(dist[0], ruleset)
     return Recommendation(parsed, int(seat), ruleset, advice, floor[0], prev, used)
@@ -400,4 +415,4 @@ def recommend_calls(
     """Best calls for many hands at once (``.call``, ``.expected``, ``.make_prob``, ``.dist``)."""
     ruleset = Ruleset.coerce(rules)
     bid_model = model if model is not None else load_model(ruleset)
-    return best_calls(bid_model.predict_proba(masks, seats), ruleset)
+    return best_calls(bid_model.predict_proba(encode_hands(masks, seats)), ruleset)
