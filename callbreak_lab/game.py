@@ -301,6 +301,12 @@ class Position:
 
         return position_html(self)
 
+    def _repr_svg_(self) -> str:
+        """The card table (``callbreak_lab.svg.table_svg``) for front ends that show SVG."""
+        from callbreak_lab.svg import table_svg
+
+        return table_svg(self)
+
 
 def parse_record(text: str) -> list[Card]:
     """The cards of a play record in order. Tricks are separated by ``|`` (the last may be

@@ -1,4 +1,5 @@
-"""HTML for Jupyter (``_repr_html_``): plain HTML with inline CSS, everything escaped.
+"""HTML for Jupyter (``_repr_html_``): plain HTML with inline CSS, everything escaped. A
+position shows as the SVG card table of ``callbreak_lab.svg``.
 
 The core classes import this module lazily, so cards/rules/game stay free of rendering code.
 """
@@ -78,11 +79,8 @@ def _table(cells: dict[int, str], center: str, direction: str, extra: str = "") 
     return "".join(parts) + extra
 
 
-def _seat_cell(seat: int, hand: Hand, note: str = "", mark: bool = False) -> str:
-    label = f"seat {seat}" + (f" · {note}" if note else "")
-    style = "font-size:12px;color:#555" + (";font-weight:700;color:#111" if mark else "")
-    arrow = " ▶" if mark else ""
-    return f'<div style="{style}">{escape(label)}{arrow}</div>{_hand_block(hand)}'
+def _seat_cell(seat: int, hand: Hand) -> str:
+    return f'<div style="font-size:12px;color:#555">seat {seat}</div>{_hand_block(hand)}'
 
 
 def deal_html(deal: Deal, direction: str = "clockwise") -> str:
@@ -92,45 +90,12 @@ def deal_html(deal: Deal, direction: str = "clockwise") -> str:
     return _table(cells, center, direction)
 
 
-def _trick_center(position: Position) -> str:
-    pos = _positions(position.rules.direction)
-    trick = position.trick
-    if not trick:
-        return '<div style="color:#888;font-size:12px;text-align:center">(no cards)</div>'
-    grid = [
-        '<div style="display:grid;grid-template-columns:auto auto auto;gap:2px 8px;'
-        'justify-items:center">'
-    ]
-    for i, card in enumerate(trick):
-        seat = (position.leader + i) % 4
-        r, c = _AREA[pos[seat]].split(" / ")
-        grid.append(f'<div style="grid-row:{r};grid-column:{c}">{card_html(card)}</div>')
-    grid.append("</div>")
-    return "".join(grid)
-
-
 def position_html(position: Position) -> str:
-    """Current hands around the table, the trick in the middle, tricks won per seat."""
-    over = position.is_over
-    cells = {
-        seat: _seat_cell(
-            seat,
-            position.hands[seat],
-            f"{position.tricks_won[seat]} tricks",
-            mark=not over and seat == position.to_move,
-        )
-        for seat in range(4)
-    }
-    status = (
-        "deal over"
-        if over
-        else f"trick {position.trick_index + 1} of 13 · seat {position.to_move} to play"
-    )
-    extra = (
-        f'<div style="font-size:12px;color:#555;margin-top:2px">{escape(status)} · '
-        f"rules {escape(position.rules.name)}</div>"
-    )
-    return f"<div>{_table(cells, _trick_center(position), position.rules.direction, extra)}</div>"
+    """The card table of ``callbreak_lab.svg.table_svg`` (seat 0 at the bottom, the legal cards
+    of the seat to move raised) in a div."""
+    from callbreak_lab.svg import table_svg
+
+    return f'<div class="cb-position">{table_svg(position)}</div>'
 
 
 def _row(cells: Sequence[str], header: bool = False) -> str:

@@ -27,9 +27,10 @@ def test_position_html_shows_trick_and_scores() -> None:
     play_out(p, random_player(0))
     while len(p.trick) != 2:
         p.unplay()
-    html = p._repr_html_()
-    assert "seat 3" in html and "tricks" in html and "to play" in html and "online" in html
-    assert all(c.symbol() in html for c in p.trick)
+    html = p._repr_html_()  # the SVG card table (tests/test_svg.py checks it in detail)
+    assert "<svg" in html and "seat 3" in html and "won" in html and "to play" in html
+    assert "online" in html
+    assert all(f'data-card="{c}"' in html and c.symbol() in html for c in p.trick)
     play_out(p, random_player(1))
     assert "deal over" in p._repr_html_()
 
