@@ -164,3 +164,71 @@ def test_deal_explorer_solves_the_four_seats() -> None:
     assert v.controller.table == list(solver.dd_table(Deal.random(2), rules))
     assert sum(v.controller.playout or []) == 13
     assert "guaranteed (double dummy)" in v.result.value
+
+
+def test_play_line_view_draws_the_table_with_values_and_readable_buttons() -> None:
+    import xml.etree.ElementTree as ET
+
+    from callbreak_lab.svg import PLAYED
+    from callbreak_lab.widgets.play_views import PlayLineView
+
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    rules = Ruleset.preset("modern")
+    record = _ending_record(ENDING_DEAL, rules)
+    v = PlayLineView(PlayLineViewer(ENDING_DEAL, 2, rules, calls=[3, 2, 4, 3], record=record))
+
+    def table() -> ET.Element:
+        return ET.fromstring(v.table.value)
+
+    def badges() -> dict[str, int]:
+        return {
+            g.get("data-card"): int(b.get("data-value"))
+            for g in table().iter(f"{svg_ns}g")
+            if g.get("class") == "card"
+            for b in g.iter(f"{svg_ns}g")
+            if b.get("class") == "value"
+        }
+
+    main = v.main_button
+    assert main.disabled and main.layout.width == "auto"  # nothing to go back to; whole label
+    for step in range(v.controller.length):
+        v.slider.value = step
+        root = table()
+        bottom = next(g for g in root.iter(f"{svg_ns}g") if g.get("data-side") == "s")
+        assert bottom.get("data-seat") == "2"  # the studied seat
+        d = v.controller.decision
+        assert badges() == {str(c): val for c, val in d.values.items()}
+        cells = {
+            (c.get("data-col"), c.get("data-seat")): c.findtext(f"{svg_ns}text")
+            for c in root.iter(f"{svg_ns}g")
+            if c.get("class") == "cell"
+        }
+        assert [cells["call", str(s)] for s in range(4)] == ["3", "2", "4", "3"]
+        assert [cells["line", str(s)] for s in range(4)] == [
+            str(t) for t in v.controller.line.tricks
+        ]
+        played = [b for b in v.cards.children if "cb-played" in b._dom_classes]
+        assert len(played) == 1 and played[0].description.startswith(d.card.symbol())
+        assert played[0].style.button_color == "#fff3b0" and played[0].style.font_weight == "bold"
+        assert PLAYED in played[0].layout.border
+        others = [b for b in v.cards.children if b not in played]
+        assert all(b.style.button_color == "#ffffff" for b in others)
+        assert ("click one to branch" in v.cards_label.value) == bool(v.cards.children)
+    v.slider.value = v.controller.length
+    assert v.cards.children == () and v.cards_label.value == ""
+    assert "deal over" in v.info.value and table().find(f".//{svg_ns}g[@data-turn='1']") is None
+    for step in range(v.controller.length):
+        v.slider.value = step
+        others = [b for b in v.cards.children if "cb-played" not in b._dom_classes]
+        if others:
+            others[0].click()
+            assert not main.disabled and "this branch" in v.branch_note.value
+            assert badges() == {str(c): val for c, val in v.controller.decision.values.items()}
+            main.click()
+            assert main.disabled and v.controller.line is v.controller.main
+            break
+    else:
+        pytest.fail("no decision with a choice on the line")
+    playout = PlayLineView(PlayLineViewer(ENDING_DEAL, None, rules, record=record))
+    assert "Self-interested play-out" in playout.table.value
+    assert "no calls given" in playout.table.value

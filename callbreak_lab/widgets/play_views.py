@@ -8,8 +8,8 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card, Deal
-from callbreak_lab.render import position_html
 from callbreak_lab.rules import PRESETS, format_tenths
+from callbreak_lab.svg import PLAYED, table_svg
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 from callbreak_lab.widgets.views import (
@@ -26,8 +26,9 @@ RED = "#c0392b"
 
 
 class PlayLineView:
-    """Table layout of the four shrinking hands, the trick, and every legal card with its value;
-    previous / next / slider to step; click another legal card to branch and see its cost."""
+    """The card table (``callbreak_lab.svg.table_svg``, the studied seat at the bottom) with the
+    legal cards raised and labelled with their values, calls, tricks and the line's result at the
+    side; previous / next / slider to step; a button per legal card to branch and see its cost."""
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller
@@ -39,46 +40,97 @@ class PlayLineView:
         prev = make_button("◀ previous", "cb-prev", on_click=c.prev)
         nxt = make_button("next ▶", "cb-next", on_click=c.next)
         trick = make_button("next trick ▶▶", "cb-next-trick", on_click=c.next_trick)
-        main = make_button("back to the main line", "cb-main-line", on_click=c.back_to_main)
+        self.main_button = make_button(
+            "back to the main line", "cb-main-line", on_click=c.back_to_main
+        )
+        for b in (prev, nxt, trick, self.main_button):
+            b.layout.width = "auto"  # the whole label, never cut off
         self.table = make_html("cb-table-layout")
         self.info = make_html("cb-step-info")
-        self.cards = with_classes(W.HBox([]), "cb-legal-cards")
+        self.cards = with_classes(
+            W.HBox([], layout=W.Layout(flex_flow="row wrap")), "cb-legal-cards"
+        )
+        self.cards_label = make_html("cb-legal-label")
         self.branch_note = make_html("cb-branch-note")
         self.widget = with_classes(
             W.VBox(
                 [
-                    W.HBox([prev, self.slider, nxt, trick, main]),
+                    W.HBox([prev, self.slider, nxt, trick, self.main_button]),
                     self.table,
                     self.info,
-                    self.cards,
+                    W.HBox([self.cards_label, self.cards], layout=W.Layout(align_items="center")),
                     self.branch_note,
                 ]
             ),
             "cb-play-line",
         )
-        self._buttons: dict[Card, W.Button] = {}
         c.observe(self.refresh)
         self.refresh()
 
     def _card_button(self, card: Card, value: int, played: bool) -> W.Button:
+        """A legal card and its value; the line's own card is bold on light yellow with a blue
+        frame (the table's outline colour), the others on white: every label stays readable."""
         b = W.Button(
             description=f"{card.symbol()} → {value}",
-            tooltip=f"seat {self.controller.decision.target} ends with {value} tricks",
-            button_style="info" if played else "",
-            layout=W.Layout(width="86px"),
+            tooltip=(
+                f"the line plays {card.symbol()}: seat {self.controller.decision.target} ends "
+                f"with {value} tricks"
+                if played
+                else f"branch: play {card.symbol()} instead (seat "
+                f"{self.controller.decision.target} ends with {value} tricks)"
+            ),
+            layout=W.Layout(
+                width="92px", border=f"2px solid {PLAYED}" if played else "1px solid #aaa"
+            ),
         )
+        b.style.button_color = "#fff3b0" if played else "#ffffff"
         b.style.text_color = RED if card.suit in (1, 2) else "#111"
+        b.style.font_weight = "bold" if played else "normal"
         with_classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
         if not played:
             b.on_click(lambda _b, cc=card: self.controller.branch(cc))
         return b
+
+    def table_svg(self) -> str:
+        """The table at the current step: the studied seat (a play-out: seat 0) at the bottom,
+        the decision's legal cards with their values, the line's final tricks at the side."""
+        c = self.controller
+        line = c.line
+        d = c.decision
+        bottom = line.seat if line.seat is not None else 0
+        if line.seat is not None:
+            notes = [
+                f"Seat {line.seat} is studied: it maximises its tricks, the other three "
+                "minimise them."
+            ]
+        else:
+            notes = ["Self-interested play-out: each seat plays its best card for itself."]
+        if d is not None:
+            whose = f"seat {d.target}'s" if line.seat is not None else "the mover's own"
+            notes.append(
+                f"Numbers over the raised cards: {whose} tricks for the deal after each card "
+                "(green: the best for the mover); framed in blue: the line's card."
+            )
+        notes.append("line: each seat's tricks at the end of the line shown.")
+        return table_svg(
+            c.position,
+            bottom,
+            dict(d.values) if d is not None else None,
+            played=d.card if d is not None else None,
+            best=d.best if d is not None else None,
+            calls=line.calls,
+            result=line.tricks,
+            result_label="line",
+            notes=notes,
+        )
 
     def refresh(self) -> None:
         """Redraw the table, the decision and the branch result."""
         c = self.controller
         set_if_changed(self.slider, "max", c.length)
         set_if_changed(self.slider, "value", c.step)
-        set_if_changed(self.table, "value", position_html(c.position))
+        set_if_changed(self.table, "value", self.table_svg())
+        self.main_button.disabled = c.line is c.main
         info = escape(c.describe())
         won = c.last_winner()
         if won is not None:
@@ -87,6 +139,8 @@ class PlayLineView:
             )
         set_if_changed(self.info, "value", f"<div>{info}</div>")
         self.cards.children = [self._card_button(*item) for item in c.legal_values()]
+        label = "<b>Legal cards</b>, click one to branch:&nbsp;" if self.cards.children else ""
+        set_if_changed(self.cards_label, "value", label)
         if c.message:
             note = error_html(c.message)
         elif c.cost is not None:
