@@ -1,0 +1,132 @@
+"""The play-line viewer of notebook 02 in a real browser: the notebook served by Voilà, driven by
+headless Chromium at 1280x800 (the CDP client and browser fixture of ``test_browser``).
+
+The test checks that the viewer draws a card table (the studied seat at the bottom, every legal
+card raised with the same value as its button), that the buttons' labels are whole and the
+line's card button is readable (WCAG contrast), branches with another card, and saves
+screenshots of the table under ``test-artifacts/`` for a person to look at.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_browser import ARTIFACTS, CDP, CHROMIUM, REPO, _free_port, _stop, _wait_http, browser
+
+__all__ = ["browser"]  # the fixture, imported to be used here
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium: run make browser-deps"),
+]
+
+NOTEBOOK = "notebooks/02_play_lines.ipynb"
+WIDTH, HEIGHT = 1280, 800
+
+
+@pytest.fixture(scope="module")
+def viewer_url() -> Iterator[str]:
+    """Notebook 02 served by Voilà on a free port."""
+    port = _free_port()
+    voila = Path(sys.executable).parent / "voila"
+    proc = subprocess.Popen(
+        [str(voila), NOTEBOOK, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
+         "--Voila.port_retries=0"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        _wait_http(url, proc, 120)
+        yield url
+    finally:
+        _stop(proc)
+
+
+def _screenshot(cdp: CDP, name: str) -> Path:
+    """The 1280x800 viewport with the viewer at its top, saved under test-artifacts/."""
+    cdp.js("document.querySelector('.cb-play-line').scrollIntoView({block: 'start'})")
+    shot = cdp.call("Page.captureScreenshot", format="png")
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+# The table's raised cards with their value badges, and the legal-card buttons with theirs.
+BADGES = """[...document.querySelectorAll('.cb-table-layout svg g.card')]
+  .filter(g => g.querySelector('g.value'))
+  .map(g => [g.dataset.card, g.querySelector('g.value').dataset.value]).sort()"""
+BUTTONS = """[...document.querySelectorAll('button.cb-legal')].map(b => {
+  const card = [...b.classList].find(c => /^cb-legal-..$/.test(c)).slice(9);
+  return [card, b.innerText.split('→')[1].trim()]; }).sort()"""
+# WCAG contrast ratio of an element's text colour against its background colour.
+CONTRAST = """(() => {
+  const e = document.querySelector(%s);
+  const s = getComputedStyle(e);
+  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(v => {
+      v = v / 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const a = lum(s.color), b = lum(s.backgroundColor);
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); })()"""
+CUT_OFF = """[...document.querySelectorAll('.cb-play-line button')]
+  .filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)"""
+
+
+def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> None:
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False,
+    )  # fmt: skip
+    browser.call("Page.enable")
+    browser.call("Page.navigate", url=viewer_url)
+    browser.wait("!!document.querySelector('.cb-table-layout svg.cb-table-svg')", seconds=240)
+    browser.wait("document.querySelectorAll('button.cb-legal').length > 0", seconds=60)
+    assert browser.js("[window.innerWidth, window.innerHeight]") == [WIDTH, HEIGHT]
+
+    # four seats around the felt, the studied seat 0 at the bottom; the table fits the width
+    sides = browser.js(
+        "Object.fromEntries([...document.querySelectorAll('.cb-table-layout g.seat')]"
+        ".map(g => [g.dataset.side, Number(g.dataset.seat)]))"
+    )
+    assert sides["s"] == 0 and sorted(sides) == ["e", "n", "s", "w"]
+    box = browser.js(
+        "(() => { const r = document.querySelector('.cb-table-layout svg').getBoundingClientRect();"
+        " return [r.left, r.right, r.width]; })()"
+    )
+    assert box[0] >= 0 and box[1] <= WIDTH and box[2] > 900, box
+    # every legal card is raised in the table with the value its button shows
+    assert browser.js(BADGES) == browser.js(BUTTONS) != []
+    # no button label is cut off; the line's card button reads well
+    assert browser.js(CUT_OFF) == []
+    assert browser.js(CONTRAST % "'button.cb-played'") >= 4.5
+    assert browser.js("document.querySelector('button.cb-main-line').disabled")
+    first = _screenshot(browser, "browser_play_table.png")
+    assert first.stat().st_size > 20_000
+
+    # step into the line until a decision with a choice, branch with another card
+    for _ in range(40):
+        if browser.js("document.querySelectorAll('button.cb-legal:not(.cb-played)').length"):
+            break
+        browser.click("button.cb-next")
+        browser.wait("!!document.querySelector('.cb-table-layout svg')")
+    else:
+        pytest.fail("no decision with a choice on the line")
+    browser.click("button.cb-legal:not(.cb-played)")
+    note = browser.wait("document.querySelector('.cb-branch-cost')?.innerText", seconds=60)
+    assert note.startswith("this branch"), note
+    assert not browser.js("document.querySelector('button.cb-main-line').disabled")
+    assert browser.js(BADGES) == browser.js(BUTTONS)
+    assert browser.js(CUT_OFF) == []
+    _screenshot(browser, "browser_play_branch.png")
+    browser.click("button.cb-main-line")
+    browser.wait("document.querySelector('button.cb-main-line').disabled")
