@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from callbreak_lab.bidding.calls import CallAdvice, best_call, best_calls, legal_calls
-    from callbreak_lab.bidding.estimator import BidModel
+    from callbreak_lab.bidding.estimator import BidModel, encode_hands
     from callbreak_lab.bidding.model import Recommendation, load_model, recommend_call
 
 _LAZY = {
@@ -32,6 +32,7 @@ _LAZY = {
     "best_calls": "calls",
     "legal_calls": "calls",
     "BidModel": "estimator",
+    "encode_hands": "estimator",
     "Recommendation": "model",
     "load_model": "model",
     "recommend_call": "model",
@@ -43,6 +44,7 @@ __all__ = [
     "Recommendation",
     "best_call",
     "best_calls",
+    "encode_hands",
     "legal_calls",
     "load_model",
     "recommend_call",
