@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +13,13 @@ from callbreak_lab import Card, Deal, Hand, RulesError, Ruleset
 from callbreak_lab.bidding.calls import best_call
 from callbreak_lab.game import play_out, random_player
 from callbreak_lab.widgets.backend import Forecast, SourceUnavailable, forecast_from_dist
-from callbreak_lab.widgets.controllers import CallAdvisor, DealExplorer, HandPicker, explain
+from callbreak_lab.widgets.controllers import (
+    CallAdvisor,
+    DealExplorer,
+    HandPicker,
+    explain,
+    floor_range,
+)
 
 HAND = "AKQ2.T98.765.432"
 
@@ -111,8 +118,27 @@ def test_advisor_uses_best_call_on_the_forecast() -> None:
     expected = best_call(fc.dist, rules)
     assert fc.call == expected.call
     assert [row[0] for row in adv.table()] == list(range(2, 14))
-    assert adv.explanation.startswith("4 spades with A K Q: about ")
+    top = adv.table(top=5)
+    by_score = sorted(fc.advice.table(), key=lambda r: -r[1])
+    assert [r[0] for r in top] == sorted(r[0] for r in by_score[:5])  # in call order
+    assert fc.call in [r[0] for r in top]
+    # this forecast has no floor distribution: no guaranteed tricks are claimed
+    assert adv.explanation.startswith("4 spades with A K Q; call ")
+    assert "guaranteed" not in adv.explanation
     assert f"call {fc.call} scores best on average" in adv.explanation
+
+
+def test_explain_reads_the_guaranteed_tricks_from_the_floor_shown() -> None:
+    rules = Ruleset.preset("modern")
+    floor = np.zeros(14)
+    floor[[2, 3, 4, 5]] = [0.05, 0.45, 0.40, 0.10]
+    fc = forecast_from_dist(np.eye(14)[4], rules, "point", floor=floor)
+    text = explain(Hand.parse(HAND), 0, fc)
+    assert text.startswith("4 spades with A K Q: 3-4 guaranteed tricks (85% likely); call 4 ")
+    assert floor_range(floor) == (3, 4, pytest.approx(0.85))
+    assert floor_range(np.eye(14)[1]) == (1, 1, 1.0)
+    one = forecast_from_dist(np.eye(14)[4], rules, "point", floor=np.eye(14)[1])
+    assert ": 1 guaranteed trick (100% likely);" in explain(Hand.parse(HAND), 0, one)
 
 
 def test_advisor_resets_when_hand_preset_or_seat_change() -> None:
@@ -142,11 +168,31 @@ def test_advisor_earlier_calls_set_the_seat_and_reach_the_forecaster() -> None:
     assert seen[-1] == {"seat": 2, "earlier_calls": (3, 4)}
     for bad, message in (("3,x", "whole numbers"), ("1", "whole number 2..13, got 1"),
                          ("3 3 3 3", "at most three")):  # fmt: skip
+        assert adv.set_earlier_calls("3,4") and adv.advise() is not None
         assert not adv.set_earlier_calls(bad)
-        assert message in adv.error and adv.forecast is None
+        assert message in adv.error and adv.error.startswith("calls before: ")
+        assert adv.forecast is None and adv.explanation == ""  # no stale result
+        assert adv.earlier_text == bad  # the refused entry stays as typed
         assert adv.earlier_calls == (3, 4) and adv.seat == 2  # the last good calls are kept
+        # advising refuses until the entry is corrected, and still says why
+        assert adv.advise() is None and adv.forecast is None and adv.table() == []
+        assert message in adv.error and "correct or clear them" in adv.error
+        assert adv.earlier_text == bad
+        adv.picker.toggle("AS")  # another hand: the refusal is still reported
+        adv.picker.toggle("AS")
+        assert message in adv.error and adv.earlier_text == bad
+    assert adv.set_earlier_calls("3,4") and adv.error == "" and adv.earlier_text == "3,4"
+    assert adv.advise() is not None and adv.explanation and adv.table()
+    assert not adv.set_earlier_calls("1")  # refused under strict, accepted once modern is chosen
+    adv.set_preset("modern")
+    assert adv.earlier_error == "" and adv.earlier_calls == (1,) and adv.seat == 1
+    adv.set_preset("strict")
+    assert adv.set_earlier_calls("3,4")
+    assert not adv.set_earlier_calls("3,x")
+    adv.set_seat(2)  # choosing a seat drops a refused entry; the calls kept are shown
+    assert adv.earlier_text == "3,4" and adv.error == "" and adv.earlier_calls == (3, 4)
     adv.set_seat(1)  # two earlier calls do not fit seat 1: dropped
-    assert adv.earlier_calls == () and adv.seat == 1
+    assert adv.earlier_calls == () and adv.seat == 1 and adv.earlier_text == ""
     assert adv.set_earlier_calls("2") and adv.seat == 1
     adv.set_preset("modern")
     assert adv.set_earlier_calls("1")
@@ -249,12 +295,17 @@ def test_picker_view_buttons_and_text_stay_in_sync() -> None:
     assert "a dotted hand has four suits" in v.status.value
 
 
-def test_advisor_view_earlier_calls_move_the_seat() -> None:
-    def forecaster(hand: Hand, seat: int, rules: Ruleset, **_calls: object) -> Forecast:
-        return random_play_forecast(hand, seat, rules, n=4)
+def _calls_forecaster(hand: Hand, seat: int, rules: Ruleset, **_calls: object) -> Forecast:
+    return random_play_forecast(hand, seat, rules, n=4)
 
+
+def _shows_a_result(v) -> bool:
+    return bool(v.explain.value or v.table.value) or v.charts.layout.display != "none"
+
+
+def test_advisor_view_earlier_calls_move_the_seat() -> None:
     views = _views()
-    c = CallAdvisor(HandPicker(HAND), forecaster=forecaster)
+    c = CallAdvisor(HandPicker(HAND), forecaster=_calls_forecaster)
     v = views.CallAdvisorView(c)
     v.advise.click()
     assert "Call <b>" in v.call.value and "seat 0" in v.call.value
@@ -264,12 +315,47 @@ def test_advisor_view_earlier_calls_move_the_seat() -> None:
     assert v.call.value == ""  # the old call no longer applies
     v.advise.click()
     assert "seat 2" in v.call.value
-    v.earlier.value = "3,x"
-    assert "whole numbers" in v.call.value and v.earlier.value == "3,x"
-    v.earlier.value = "3,4"
-    assert c.error == "" and v.call.value == ""
     v.seat.value = 1
     assert v.earlier.value == "" and c.earlier_calls == ()
+
+
+@pytest.mark.parametrize(
+    ("preset", "bad", "message"),
+    [
+        ("modern", "3,x", "whole numbers"),
+        ("strict", "1", "whole number 2..13, got 1"),
+        ("modern", "3,4,5,6", "at most three"),
+    ],
+)
+def test_advisor_view_keeps_a_refused_entry_and_its_error_through_suggest(
+    preset: str, bad: str, message: str
+) -> None:
+    """Type a refused entry, then press "Suggest a call" (once, then again): the entry stays in
+    its box with its red error, and no call, explanation, chart or table is shown."""
+    views = _views()
+    c = CallAdvisor(HandPicker(HAND), preset=preset, forecaster=_calls_forecaster)
+    v = views.CallAdvisorView(c)
+    v.earlier.value = "3,4"
+    v.advise.click()
+    assert "Call <b>" in v.call.value and _shows_a_result(v)
+    v.earlier.value = bad
+    for _press in range(2):
+        assert v.earlier.value == bad  # never silently back to the last accepted calls
+        assert message in v.call.value and views.RED in v.call.value
+        assert "Call <b>" not in v.call.value and not _shows_a_result(v)
+        assert v.all_calls.layout.display == "none" and v.sim_note.value == ""
+        v.advise.click()
+    assert "correct or clear them" in v.call.value
+    v.simulate.click()  # the simulation refuses too (it advises first)
+    assert v.earlier.value == bad and not _shows_a_result(v)
+    assert v.progress.layout.visibility == "hidden"
+    # corrected: the first press renders everything
+    v.earlier.value = "3,4"
+    assert v.call.value == "" and v.earlier.value == "3,4"
+    v.advise.click()
+    assert "Call <b>" in v.call.value and "seat 2" in v.call.value
+    assert "scores best on average" in v.explain.value and "<td>" in v.table.value
+    assert v.charts.layout.display == "flex"
 
 
 def test_advisor_view_shows_call_charts_and_simulation() -> None:
@@ -287,15 +373,94 @@ def test_advisor_view_shows_call_charts_and_simulation() -> None:
     assert "seat 1" in v.call.value
     assert v.expected_chart.value[:4] == b"\x89PNG" and v.dist_chart.value[:4] == b"\x89PNG"
     assert v.charts.layout.display == "flex"
-    assert "<td>1</td>" in v.table.value
-    assert "about" in v.explain.value
+    assert "scores best on average" in v.explain.value
+    # the table: the five calls of highest expected score, the rest on demand
+    assert v.table.value.count("<td>") == 3 * 5 and "of 13" in v.table.value
+    assert f'<tr style="font-weight:bold"><td>{fc.call}</td>' in v.table.value
+    assert v.all_calls.layout.display == "flex"
+    v.all_calls.value = True
+    assert v.table.value.count("<td>") == 3 * 13 and "all 13 calls" in v.table.value
+    v.all_calls.value = False
+    assert v.table.value.count("<td>") == 3 * 5
     before = v.dist_chart.value
     v.simulate.click()
     assert v.progress.value == v.progress.max == 5
+    assert v.progress.layout.visibility == "hidden"  # shown only while the simulation runs
     assert "the simulation" in v.sim_note.value
     assert v.dist_chart.value != before  # the simulation is overlaid
     v.preset.value = "strict"
     assert v.call.value == "" and v.charts.layout.display == "none"
+    assert v.all_calls.layout.display == "none"
+
+
+def test_advisor_view_progress_is_visible_only_while_simulating() -> None:
+    views = _views()
+    seen: list[str] = []
+
+    def simulator(*args: object, progress=None, **kwargs: object) -> Forecast:
+        seen.append(v.progress.layout.visibility)
+        return random_play_forecast(*args, progress=progress, **kwargs)  # type: ignore[arg-type]
+
+    c = CallAdvisor(HandPicker(HAND), forecaster=random_play_forecast, simulator=simulator)
+    v = views.CallAdvisorView(c)
+    v.simulate.click()
+    assert seen == ["visible"] and v.progress.layout.visibility == "hidden"
+
+
+def test_advisor_view_buttons_size_to_their_labels_and_charts_keep_their_size() -> None:
+    from callbreak_lab.widgets import charts
+
+    views = _views()
+    v = views.CallAdvisorView(CallAdvisor(forecaster=random_play_forecast))
+    assert v.simulate.layout.width == "auto" and v.advise.layout.width == "auto"
+    w, h = charts.css_size()
+    for img in (v.expected_chart, v.dist_chart):
+        assert (img.layout.width, img.layout.height) == (f"{w}px", f"{h}px")
+        assert img.layout.align_self == "flex-start"  # a VBox must not stretch it
+
+
+def test_expected_score_chart_marks_a_zero_expected_score() -> None:
+    from callbreak_lab.bidding.calls import CallAdvice
+    from callbreak_lab.widgets import charts
+
+    rules = Ruleset.preset("modern")
+    fc = forecast_from_dist(np.eye(14)[3], rules, "point")
+    expected = np.array(fc.advice.expected, dtype=float)
+    zero_call = int(fc.advice.calls[-1])
+    expected[-1] = 0.0
+    advice = CallAdvice(**{**fc.advice.__dict__, "expected": expected})
+    fig = charts.expected_scores_figure(Forecast(fc.dist, advice, "point"))
+    (ax,) = fig.axes
+    marks = [tuple(xy) for coll in ax.collections for xy in coll.get_offsets()]
+    assert marks == [(zero_call, 0.0)]
+    plain = charts.expected_scores_figure(fc)
+    assert [len(c.get_offsets()) for c in plain.axes[0].collections] == []
+
+
+def test_trick_chart_legend_stays_clear_of_the_bars() -> None:
+    from callbreak_lab.widgets import charts
+
+    rules = Ruleset.preset("modern")
+    dist = np.zeros(14)
+    dist[[0, 1, 2, 11, 12, 13]] = [0.3, 0.3, 0.1, 0.1, 0.1, 0.1]  # tall bars in both corners
+    fc = forecast_from_dist(dist, rules, "bid model (modern) after calls 3, 4", floor=dist)
+    fig = charts.trick_distribution_figure(fc, fc, call=3)
+    fig.canvas.draw()
+    (ax,) = fig.axes
+    legend = ax.get_legend().get_window_extent()
+    bars = [p.get_window_extent() for p in ax.patches]
+    assert bars and not any(legend.overlaps(b) for b in bars)
+    assert legend.y0 >= ax.get_window_extent().y1 - 1  # above the plot
+    assert fig.bbox.contains(legend.x1 - 1, legend.y1 - 1)  # and inside the picture
+
+
+def test_notebook_01_says_how_many_layouts_the_simulation_deals() -> None:
+    import nbformat
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "01_evaluate_a_hand.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    text = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
+    assert f"{CallAdvisor().sim_samples} times" in text and "many times" not in text
 
 
 def test_deal_explorer_view_deals_from_a_seed() -> None:

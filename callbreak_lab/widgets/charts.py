@@ -1,4 +1,9 @@
-"""Matplotlib charts (Agg backend) rendered to PNG bytes for ipywidgets ``Image`` widgets."""
+"""Matplotlib charts (Agg backend) rendered to PNG bytes for ipywidgets ``Image`` widgets.
+
+A chart of ``width`` x ``height`` inches is shown at ``SCREEN_DPI`` CSS pixels per inch
+(:func:`css_size`) and rendered with ``PIXEL_RATIO`` image pixels per CSS pixel, so it stays sharp
+on high-density screens; the views show every chart at exactly its CSS size (never stretched).
+"""
 
 from __future__ import annotations
 
@@ -12,21 +17,46 @@ from matplotlib.figure import Figure
 
 from callbreak_lab.widgets.backend import Forecast
 
-__all__ = ["bar_png", "expected_scores_png", "trick_distribution_png"]
+__all__ = [
+    "HEIGHT",
+    "PIXEL_RATIO",
+    "SCREEN_DPI",
+    "WIDTH",
+    "bar_png",
+    "css_size",
+    "expected_scores_figure",
+    "expected_scores_png",
+    "trick_distribution_figure",
+    "trick_distribution_png",
+]
 
 BLUE = "#2f6db5"
 ORANGE = "#e08a1e"
 GREY = "#9aa5b1"
+#: default chart size in inches
+WIDTH, HEIGHT = 4.6, 2.6
+#: CSS pixels per inch of figure on the page
+SCREEN_DPI = 80
+#: image pixels per CSS pixel
+PIXEL_RATIO = 2
+
+
+def css_size(width: float = WIDTH, height: float = HEIGHT) -> tuple[int, int]:
+    """The on-page size ``(width, height)`` in CSS pixels of a chart of that many inches."""
+    return round(width * SCREEN_DPI), round(height * SCREEN_DPI)
 
 
 def _png(fig: Figure) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80)
+    fig.savefig(buf, format="png", dpi=SCREEN_DPI * PIXEL_RATIO)
     return buf.getvalue()
 
 
-def expected_scores_png(forecast: Forecast, width: float = 4.6, height: float = 2.6) -> bytes:
-    """Bar chart: expected score (points) of every legal call, the best call highlighted."""
+def expected_scores_figure(
+    forecast: Forecast, width: float = WIDTH, height: float = HEIGHT
+) -> Figure:
+    """Bar chart: expected score (points) of every legal call, the best call highlighted. A call
+    whose expected score is (about) zero has no visible bar, so it gets a flat marker at 0."""
     adv = forecast.advice
     calls = [int(c) for c in adv.calls]
     values = [float(e) / 10 for e in adv.expected]
@@ -35,23 +65,41 @@ def expected_scores_png(forecast: Forecast, width: float = 4.6, height: float = 
     ax = fig.add_subplot()
     ax.bar(calls, values, color=colours)
     ax.axhline(0, color="#444", linewidth=0.8)
+    span = max([1.0, *(abs(v) for v in values)])
+    flat = [i for i, v in enumerate(values) if abs(v) < 0.01 * span]
+    if flat:
+        ax.scatter(
+            [calls[i] for i in flat],
+            [0.0] * len(flat),
+            marker="_",
+            s=140,
+            linewidths=3,
+            color=[colours[i] for i in flat],
+            zorder=3,
+        )
     ax.set_xticks(calls)
     ax.set_xlabel("call")
     ax.set_ylabel("expected score")
     ax.set_title(f"Expected score per call (best: {adv.call})", fontsize=10)
     fig.tight_layout()
-    return _png(fig)
+    return fig
 
 
-def trick_distribution_png(
+def expected_scores_png(forecast: Forecast, width: float = WIDTH, height: float = HEIGHT) -> bytes:
+    """:func:`expected_scores_figure` as PNG bytes."""
+    return _png(expected_scores_figure(forecast, width, height))
+
+
+def trick_distribution_figure(
     forecast: Forecast,
     overlay: Forecast | None = None,
     call: int | None = None,
-    width: float = 4.6,
-    height: float = 2.6,
-) -> bytes:
+    width: float = WIDTH,
+    height: float = HEIGHT,
+) -> Figure:
     """Histogram of P(tricks = t); an optional second forecast (the simulation) is overlaid as a
-    step line, the floor (guaranteed tricks) as a grey outline, and ``call`` as a dashed line."""
+    step line, the floor (guaranteed tricks) as a grey outline, and ``call`` as a dashed line.
+    The legend sits above the plot, clear of the bars."""
     t = list(range(14))
     fig = Figure(figsize=(width, height))
     ax = fig.add_subplot()
@@ -68,9 +116,33 @@ def trick_distribution_png(
     ax.set_xlim(-0.6, 13.6)
     ax.set_xlabel("tricks")
     ax.set_ylabel("probability")
-    ax.legend(fontsize=7, frameon=False)
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i] != forecast.source)  # bars first
+    ax.legend(
+        [handles[i] for i in order],
+        [labels[i] for i in order],
+        loc="lower left",
+        bbox_to_anchor=(0.0, 1.0),
+        ncol=2,
+        fontsize=7,
+        frameon=False,
+        borderaxespad=0.2,
+        handlelength=1.5,
+        columnspacing=1.0,
+    )
     fig.tight_layout()
-    return _png(fig)
+    return fig
+
+
+def trick_distribution_png(
+    forecast: Forecast,
+    overlay: Forecast | None = None,
+    call: int | None = None,
+    width: float = WIDTH,
+    height: float = HEIGHT,
+) -> bytes:
+    """:func:`trick_distribution_figure` as PNG bytes."""
+    return _png(trick_distribution_figure(forecast, overlay, call, width, height))
 
 
 def bar_png(
@@ -78,10 +150,10 @@ def bar_png(
     values: Sequence[float],
     title: str,
     ylabel: str = "",
-    width: float = 4.6,
+    width: float = WIDTH,
     height: float = 2.4,
 ) -> bytes:
-    """A plain bar chart (used by the trainer and the deal explorer)."""
+    """A plain bar chart."""
     fig = Figure(figsize=(width, height))
     ax = fig.add_subplot()
     ax.bar(list(labels), list(values), color=BLUE)

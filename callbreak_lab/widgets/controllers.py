@@ -152,8 +152,22 @@ class HandPicker(Observable):
 _HONOUR_NAMES = (("ace_s", "A"), ("king_s", "K"), ("queen_s", "Q"), ("jack_s", "J"))
 
 
+def floor_range(floor: np.ndarray, share: float = 0.8) -> tuple[int, int, float]:
+    """``(low, high, p)``: the guaranteed tricks lie in ``low..high`` with probability ``p >=
+    share`` (the central ``share`` of the floor distribution: its 10th to 90th percentile)."""
+    cdf = np.cumsum(np.asarray(floor, dtype=np.float64) / np.sum(floor))
+    tail = (1.0 - share) / 2
+    low = int(np.searchsorted(cdf, tail + 1e-9, side="right"))
+    high = int(np.searchsorted(cdf, 1.0 - tail - 1e-9))
+    p = float(cdf[high] - (cdf[low - 1] if low else 0.0))
+    return low, high, p
+
+
 def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
-    """One plain-words line: spades, sure tricks, voids, and which call scores best on average."""
+    """One plain-words line: spades, guaranteed tricks, voids, and which call scores best on
+    average. The guaranteed tricks are read from the forecast's floor distribution (the grey
+    outline of the chart), so the words and the chart agree; without a floor they are left
+    out."""
     f = feature_dict(hand, seat)
     n = int(f["len_s"])
     honours = " ".join(ch for key, ch in _HONOUR_NAMES if f[key])
@@ -161,8 +175,12 @@ def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
         spades = "no spades"
     else:
         spades = f"{n} spade{'s' if n != 1 else ''}" + (f" with {honours}" if honours else "")
-    sure = round(f["sure_high_winners"] + f["spade_length_winners"])
-    parts = [f"{spades}: about {sure} sure trick{'s' if sure != 1 else ''}"]
+    if forecast.floor is not None:
+        low, high, p = floor_range(forecast.floor)
+        tricks = f"{low}" if low == high else f"{low}-{high}"
+        plural = "s" if high != 1 else ""
+        spades += f": {tricks} guaranteed trick{plural} ({100 * p:.0f}% likely)"
+    parts = [spades]
     voids = [s.plural for s in SUIT_ORDER[1:] if hand.suit_count(s) == 0]
     if voids and n:
         parts.append(f"a void in {' and '.join(voids)} to trump")
@@ -205,6 +223,10 @@ class CallAdvisor(Observable):
         self.seat = seat
         #: calls of the seats before this one (seat 0 first); empty: not given
         self.earlier_calls: tuple[int, ...] = ()
+        #: what the "calls before" box shows: the accepted calls, or the refused text as typed
+        self.earlier_text = ""
+        #: why ``earlier_text`` is refused ('' when it is accepted); advising waits for a fix
+        self.earlier_error = ""
         self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
         self.sim_samples = sim_samples
@@ -229,21 +251,28 @@ class CallAdvisor(Observable):
         """Select a preset (the old advice no longer applies)."""
         Ruleset.preset(name)
         self.preset = name
+        if self.earlier_error:  # the refused text may be fine under the new rules
+            self.set_earlier_calls(self.earlier_text)
+            return
         self._reset()
 
     def set_seat(self, seat: int) -> None:
         """Select the seat 0..3 (seat 0 bids first and leads). Earlier calls given for another
-        seat no longer fit and are dropped."""
+        seat no longer fit and are dropped; a refused entry is dropped too (the box shows the
+        calls kept)."""
         self.seat = check_seat(seat)
         if self.earlier_calls and len(self.earlier_calls) != self.seat:
             self.earlier_calls = ()
+        self.earlier_text, self.earlier_error = ",".join(map(str, self.earlier_calls)), ""
         self._reset()
 
     def set_earlier_calls(self, text: str) -> bool:
         """The calls already made by the seats before this one, as text ('3,4' or '3 4'; ''
         for none). Their number sets the seat (two calls: seat 2). A call-conditioned model
-        (strict's, online's) forecasts from them; the others ignore them. A bad entry sets
-        ``error``, keeps the calls there were and returns False."""
+        (strict's, online's) forecasts from them; the others ignore them. A bad entry is kept
+        as typed in ``earlier_text`` with its reason in ``earlier_error`` and ``error``; the calls
+        there were stay, no forecast is shown and ``advise`` refuses until the entry is
+        corrected (returns False)."""
         parts = text.replace(",", " ").split()
         problem = ""
         calls: tuple[int, ...] = ()
@@ -257,11 +286,11 @@ class CallAdvisor(Observable):
             except CallError as exc:
                 problem = str(exc)
         if problem:
-            self.forecast, self.simulation, self.explanation = None, None, ""
-            self.error = problem
-            self._changed()
+            self.earlier_text, self.earlier_error = text, problem
+            self._reset()
             return False
         self.earlier_calls = calls
+        self.earlier_text, self.earlier_error = ",".join(map(str, calls)), ""
         if calls:
             self.seat = len(calls)
         self._reset()
@@ -272,13 +301,20 @@ class CallAdvisor(Observable):
             self._reset()
 
     def _reset(self) -> None:
-        self.forecast, self.simulation, self.explanation, self.error = None, None, "", ""
+        """Drop the advice; a refused "calls before" entry stays reported in ``error``."""
+        self.forecast, self.simulation, self.explanation = None, None, ""
+        self.error = f"calls before: {self.earlier_error}" if self.earlier_error else ""
         self._changed()
 
     def advise(self) -> Forecast | None:
         """Forecast the picked hand; on a problem set ``error`` and return None."""
         self.simulation = None
         self.runs += 1
+        if self.earlier_error:  # never advise past a refused entry: its text is still shown
+            self.forecast, self.explanation = None, ""
+            self.error = f"calls before: {self.earlier_error}; correct or clear them to get a call"
+            self._changed()
+            return None
         if not self.picker.complete:
             self.forecast, self.explanation = None, ""
             self.error = f"pick 13 cards first ({self.picker.count} so far)"
@@ -328,14 +364,16 @@ class CallAdvisor(Observable):
         self._changed()
         return self.simulation
 
-    def table(self) -> list[tuple[int, str, str]]:
-        """Rows ``(call, P(made) as %, expected score)`` of the current forecast."""
+    def table(self, top: int | None = None) -> list[tuple[int, str, str]]:
+        """Rows ``(call, P(made) as %, expected score)`` of the current forecast, in call order;
+        with ``top``, only the ``top`` calls of highest expected score (ties: the lower call)."""
         if self.forecast is None:
             return []
-        return [
-            (c, f"{100 * p:.0f}%", format_tenths(round(e)))
-            for c, e, p in self.forecast.advice.table()
-        ]
+        rows = self.forecast.advice.table()
+        if top is not None:
+            best = sorted(rows, key=lambda r: (-r[1], r[0]))[:top]
+            rows = sorted(best, key=lambda r: r[0])
+        return [(int(c), f"{100 * p:.0f}%", format_tenths(round(e))) for c, e, p in rows]
 
 
 # ---------------------------------------------------------------------------------------------

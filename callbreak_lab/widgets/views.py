@@ -55,10 +55,22 @@ def set_if_changed(widget: W.Widget, name: str, value: Any) -> None:
 
 
 def make_button(text: str, *classes: str, on_click: Callable[[], object], **kw: Any) -> W.Button:
-    """A button labelled ``text`` with the CSS ``classes``, calling ``on_click()`` when clicked."""
+    """A button labelled ``text`` with the CSS ``classes``, calling ``on_click()`` when clicked.
+    It is as wide as its label (ipywidgets' fixed default width cuts longer labels off)."""
+    kw.setdefault("layout", W.Layout(width="auto"))
     b = with_classes(W.Button(description=text, **kw), *classes)
     b.on_click(lambda _b: on_click())
     return b
+
+
+def chart_image(
+    *classes: str, width: float = charts.WIDTH, height: float = charts.HEIGHT
+) -> W.Image:
+    """An empty PNG image widget for a chart of ``width`` x ``height`` inches, shown at exactly
+    its CSS size (``charts.css_size``): never stretched by its box, sharp on dense screens."""
+    w, h = charts.css_size(width, height)
+    layout = W.Layout(width=f"{w}px", height=f"{h}px", min_width=f"{w}px", align_self="flex-start")
+    return with_classes(W.Image(format="png", layout=layout), "cb-chart", *classes)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -91,9 +103,9 @@ class HandPickerView:
             rows.append(W.HBox(row, layout=W.Layout(align_items="center")))
         self.text = with_classes(
             W.Text(
-                placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432 or AS KS QS ...",
+                placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432",
                 continuous_update=False,
-                layout=W.Layout(width="420px"),
+                layout=W.Layout(width="460px"),
                 description="hand",
             ),
             "cb-hand-text",
@@ -151,6 +163,9 @@ def _seat_label(seat: int) -> str:
 class CallAdvisorView:
     """Hand picker, preset and seat, the suggested call with charts, and a simulation check."""
 
+    #: rows of the call table shown until "show all calls" is ticked
+    TOP_CALLS = 5
+
     def __init__(self, controller: CallAdvisor | None = None) -> None:
         self.controller = c = controller or CallAdvisor()
         self.picker = HandPickerView(c.picker)
@@ -167,7 +182,7 @@ class CallAdvisorView:
         )
         self.earlier = with_classes(
             W.Text(
-                value=",".join(map(str, c.earlier_calls)),
+                value=c.earlier_text,
                 placeholder="e.g. 3,4",
                 description="calls before",
                 continuous_update=False,
@@ -175,13 +190,21 @@ class CallAdvisorView:
             ),
             "cb-earlier",
         )
+        self._syncing = False  # True while refresh() copies the controller's state to a control
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
-        self.seat.observe(lambda ch: c.set_seat(ch["new"]), names="value")
-        self.earlier.observe(lambda ch: c.set_earlier_calls(ch["new"]), names="value")
+        self.seat.observe(lambda ch: self._unless_syncing(c.set_seat, ch["new"]), names="value")
+        self.earlier.observe(
+            lambda ch: self._unless_syncing(c.set_earlier_calls, ch["new"]), names="value"
+        )
         self.advise = make_button(
             "Suggest a call", "cb-advise", on_click=c.advise, button_style="primary"
         )
-        self.simulate = make_button("check with simulation", "cb-simulate", on_click=self._simulate)
+        self.simulate = make_button(
+            "check with simulation",
+            "cb-simulate",
+            on_click=self._simulate,
+            tooltip=f"deal the other 39 cards {c.sim_samples} times and solve every layout",
+        )
         self.progress = with_classes(
             W.IntProgress(value=0, min=0, max=c.sim_samples, description="simulation"),
             "cb-progress",
@@ -190,11 +213,20 @@ class CallAdvisorView:
         self.call = make_html("cb-call")
         self.explain = make_html("cb-explain")
         self.table = make_html("cb-table")
+        self.all_calls = with_classes(
+            W.Checkbox(value=False, description="show all calls", indent=False),
+            "cb-all-calls",
+        )
+        self.all_calls.observe(lambda _ch: self.refresh(), names="value")
+        self.all_calls.layout.display = "none"
         self.sim_note = make_html("cb-sim-note")
-        self.expected_chart = with_classes(W.Image(format="png"), "cb-chart", "cb-chart-expected")
-        self.dist_chart = with_classes(W.Image(format="png"), "cb-chart", "cb-chart-dist")
+        self.expected_chart = chart_image("cb-chart-expected")
+        self.dist_chart = chart_image("cb-chart-dist")
         self.charts_run = make_html("cb-charts-run")  # data-run of the charts shown (a test hook)
-        self.charts = W.HBox([self.expected_chart, self.dist_chart, self.charts_run])
+        self.charts = W.HBox(
+            [self.expected_chart, self.dist_chart, self.charts_run],
+            layout=W.Layout(flex_flow="row wrap"),
+        )
         self.charts.layout.display = "none"
         self.widget = with_classes(
             W.VBox(
@@ -206,6 +238,7 @@ class CallAdvisorView:
                     self.explain,
                     self.charts,
                     self.table,
+                    self.all_calls,
                     self.sim_note,
                 ]
             ),
@@ -214,6 +247,11 @@ class CallAdvisorView:
         self._drawn: tuple[int, int] | None = None
         c.observe(self.refresh)
         self.refresh()
+
+    def _unless_syncing(self, action: Callable[[Any], object], value: Any) -> None:
+        """Forward a person's change to the controller; ignore the echo of refresh()."""
+        if not self._syncing:
+            action(value)
 
     def _simulate(self) -> None:
         c = self.controller
@@ -225,21 +263,30 @@ class CallAdvisorView:
             self.progress.max = max(int(total), 1)
             self.progress.value = int(done)
 
-        c.check_with_simulation(progress=progress)
+        try:
+            c.check_with_simulation(progress=progress)
+        finally:  # the bar shows a running simulation only
+            self.progress.layout.visibility = "hidden"
 
     def refresh(self) -> None:
-        """Show the controller's forecast (the call first, then the charts)."""
+        """Show the controller's state: the controls' values, then the call, the charts and the
+        table; with an error (a refused entry stays in its box), the error and no result."""
         c = self.controller
         fc = c.forecast
-        set_if_changed(self.seat, "value", c.seat)  # the earlier calls may have moved the seat
-        if not c.error:  # a refused entry stays in the box beside its error
-            set_if_changed(self.earlier, "value", ",".join(map(str, c.earlier_calls)))
+        self._syncing = True
+        try:  # the earlier calls may have moved the seat; a refused entry is shown as typed
+            set_if_changed(self.seat, "value", c.seat)
+            set_if_changed(self.earlier, "value", c.earlier_text)
+        finally:
+            self._syncing = False
         if fc is None:
             set_if_changed(self.call, "value", error_html(c.error) if c.error else "")
             set_if_changed(self.explain, "value", "")
             set_if_changed(self.table, "value", "")
             set_if_changed(self.sim_note, "value", "")
             self.charts.layout.display = "none"
+            self.all_calls.layout.display = "none"
+            self.progress.layout.visibility = "hidden"
             self._drawn = None
             return
         self.call.value = (
@@ -257,15 +304,26 @@ class CallAdvisorView:
             self.dist_chart.value = charts.trick_distribution_png(fc, overlay, call=fc.call)
             self.charts.layout.display = "flex"
             self.charts_run.value = f'<span data-run="{c.runs}"></span>'
+        shown = c.table(None if self.all_calls.value else self.TOP_CALLS)
+        n_calls = len(fc.advice.calls)
+        bold = ' style="font-weight:bold"'
         rows = "".join(
-            f"<tr><td>{call}</td><td>{p}</td><td>{e}</td></tr>" for call, p, e in c.table()
+            f"<tr{bold if call == fc.call else ''}><td>{call}</td><td>{p}</td><td>{e}</td></tr>"
+            for call, p, e in shown
+        )
+        caption = (
+            f"all {n_calls} calls"
+            if len(shown) == n_calls
+            else f"the {len(shown)} calls of highest expected score (of {n_calls})"
         )
         set_if_changed(
             self.table,
             "value",
-            '<table class="cb-call-table" style="font-size:12px"><tr><th>call</th>'
+            f'<table class="cb-call-table" style="font-size:12px"><caption style="'
+            f'text-align:left;color:#666">{caption}</caption><tr><th>call</th>'
             f"<th>P(made)</th><th>expected score</th></tr>{rows}</table>",
         )
+        self.all_calls.layout.display = "flex" if n_calls > self.TOP_CALLS else "none"
         if sim is None:
             set_if_changed(self.sim_note, "value", error_html(c.error) if c.error else "")
         else:
