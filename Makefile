@@ -42,9 +42,11 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 ## Serve notebook 01 (evaluate a hand) as a standalone Voilà page on 127.0.0.1 (APP_PORT, APP_ARGS).
+## app/voila.py sets the page's template (nothing from a CDN), the kernel cap and idle culling.
 APP_PORT ?= 8866
 app: $(STAMP)
-	$(BIN)/voila notebooks/01_evaluate_a_hand.ipynb --no-browser --Voila.ip=127.0.0.1 --port=$(APP_PORT) $(APP_ARGS)
+	JUPYTER_PATH=$(CURDIR)/app$${JUPYTER_PATH:+:$$JUPYTER_PATH} $(BIN)/voila notebooks/01_evaluate_a_hand.ipynb --no-browser \
+		--Voila.ip=127.0.0.1 --port=$(APP_PORT) --Voila.config_file_paths=$(CURDIR)/app $(APP_ARGS)
 
 ## Headless Chromium and its driver for tests/test_browser.py (Debian packages, as root; only if missing).
 browser-deps:

@@ -1,0 +1,31 @@
+# Voilà configuration of the standalone page (`make app` passes --Voila.config_file_paths=app).
+# Command-line options (APP_ARGS) override these values.
+# ruff: noqa: F821  (`c`, the configuration, is given by traitlets when it loads this file)
+
+# The page's template (app/voila/templates/callbreak, found through JUPYTER_PATH=app): Voilà's
+# "lab" template without anything from a CDN (no Font Awesome, no Mermaid loader) and without the
+# cells tagged "hide-in-app".
+c.VoilaConfiguration.template = "callbreak"
+c.VoilaConfiguration.show_tracebacks = False
+
+# Each page view gets its own kernel, 190-450 MB once the bid model and the charts are loaded.
+c.VoilaConfiguration.multi_kernel_manager_class = (
+    "callbreak_lab.widgets.voila_kernels.AppKernelManager"
+)
+
+# At most 8 kernels at once: 8 x 450 MB = 3.6 GB at worst, which a 4 GB server survives; the
+# 9th visitor gets "503, try again in a few minutes" until a kernel is culled or closed.
+c.AppKernelManager.max_kernels = 8
+
+# A kernel whose page is gone (closed without saying goodbye, connection lost) is culled after
+# 120 s of inactivity. A page being opened keeps its kernel busy while the notebook runs and
+# connects a second or two later, so 120 s never culls a page that is still coming.
+c.MappingKernelManager.cull_idle_timeout = 120
+
+# The culler looks every 30 s: such a kernel is gone 120-150 s after its last message.
+c.MappingKernelManager.cull_interval = 30
+
+# Open pages are spared by the rule above (cull_connected stays False); a page left untouched
+# for 15 minutes gives its kernel back as well (it then needs a reload), so forgotten tabs
+# cannot hold all 8 kernels for ever.
+c.AppKernelManager.cull_connected_timeout = 900
