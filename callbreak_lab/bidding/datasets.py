@@ -28,14 +28,13 @@ the dataset grows.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import os
 import re
 import time
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +47,7 @@ from callbreak_lab import __version__
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.errors import DataError
 from callbreak_lab.fileio import atomic_open
+from callbreak_lab.parallel import check_backend, parallel_results
 from callbreak_lab.rules import PRESETS, Ruleset
 
 __all__ = [
@@ -321,38 +321,6 @@ class GenerateReport:
     seconds_per_deal: float | None = None
 
 
-@contextlib.contextmanager
-def _parallel(backend: str, n_jobs: int, client: Any, address: str | None) -> Iterator[Any]:
-    """A joblib ``Parallel`` yielding results as they finish, on local processes or on Dask
-    (a ``Client`` created from ``address`` is closed afterwards; a given one is left open)."""
-    import joblib
-
-    if backend == "loky":
-        yield joblib.Parallel(n_jobs=n_jobs, backend="loky", return_as="generator_unordered")
-        return
-    from distributed import Client
-
-    with contextlib.ExitStack() as stack:
-        if client is None:
-            client = stack.enter_context(Client(address))
-        stack.enter_context(joblib.parallel_config(backend="dask", client=client))
-        yield joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-
-
-def _check_backend(backend: str, client: Any, address: str | None) -> None:
-    if backend not in ("loky", "dask"):
-        raise DataError(f"backend must be 'loky' or 'dask', got {backend!r}")
-    if backend == "dask":
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise DataError(
-                "backend='dask' needs dask.distributed: pip install 'callbreak_lab[dask]'"
-            ) from None
-        if client is None and (address is None or not address.strip()):
-            raise DataError("backend='dask' needs a client= (distributed.Client) or an address=")
-
-
 def generate(
     profile: str,
     n: int,
@@ -390,7 +358,7 @@ def generate(
     n_jobs = int(n_jobs)
     if n_jobs == 0:
         raise DataError("n_jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
-    _check_backend(backend, client, address)
+    check_backend(backend, client, address, DataError)
     version, version_source = solver_version()
     if not str(out_dir).strip():  # Path("") is the working directory
         raise DataError("out_dir is empty (give a directory, e.g. data)")
@@ -452,7 +420,7 @@ def generate(
         if todo:
             from joblib import delayed
 
-            with _parallel(backend, n_jobs, client, address) as par:
+            with parallel_results(backend, n_jobs, client, address) as par:
                 tasks = (delayed(_solve_chunk)(profile, seed, a, b) for a, b in todo)
                 for arrays in par(tasks):
                     a, b = int(arrays["index"][0]), int(arrays["index"][-1]) + 1

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from callbreak_lab import __version__
-from callbreak_lab.cli import bidding, game, serve, solve
+from callbreak_lab.cli import arena, bidding, game, serve, solve
 from callbreak_lab.cli.base import PROG, Output
 from callbreak_lab.cli.base import Parser as _Parser
 from callbreak_lab.errors import CallbreakLabError
@@ -31,6 +31,7 @@ COMMANDS: list[Adder] = [
     *solve.COMMANDS,
     *bidding.COMMANDS,
     *serve.COMMANDS,
+    *arena.COMMANDS,
 ]
 
 

@@ -6,23 +6,9 @@ protocol index that led the first trick (``history[0][0]``; before any trick is 
 current trick's leader ``(me - len(played)) mod 4``) the library seat of protocol index ``p`` is
 ``(p - L) mod 4``: a pure rotation, which keeps the order of play.
 
-What the table tells (every inference is sound under the ``online`` preset: ``must_beat`` and
-``void_rule = win_only``, no first-trick ban). For each card ``c`` a seat played to a trick whose
-cards before it were ``T`` (led suit ``s``):
-
-* ``c`` not of suit ``s``: the seat holds no card of ``s`` (it would have had to follow).
-* ``c`` of suit ``s``, the trick not trumped (no spade in ``T`` unless spades were led) and ``c``
-  below the highest card of ``s`` in ``T``: the seat holds no card of ``s`` above that card
-  (``must_beat`` would have forced one).
-* void in ``s`` (so ``c`` is off-suit), and ``c`` is not a spade winning the trick now: the seat
-  holds no spade that would win now (``win_only`` forces a winning spade when one is held) -- with
-  no spade in ``T`` it holds no spade at all, otherwise no spade above the highest spade of ``T``.
-
-Each is a set of cards the seat cannot hold *then*, so neither now (hands only shrink). Together
-they are exactly the conditions for every observed card to have been legal, so every layout that
-respects them replays without an illegal card. Layouts are dealt by ``simulate.deal_around`` (cards
-seen played placed at their seats, voids as voids) and the remaining "no card above" limits are
-imposed by rejection (see ``jobs.bot_play``).
+What the table tells, the layouts consistent with it, the search over them and the cheap card are
+``callbreak_lab.arena.pimc``'s (shared with the arena's ``pimc`` player), here under the ``online``
+preset; this module reads the protocol's requests into that knowledge.
 """
 
 from __future__ import annotations
@@ -32,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from callbreak_lab import bhoos
-from callbreak_lab.cards import SUIT_MASKS, Card, Hand
+from callbreak_lab.arena import pimc
+from callbreak_lab.cards import Card
 from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.rules import PRESETS, Ruleset
 
@@ -46,7 +33,6 @@ __all__ = [
 ]
 
 BOT_RULES: Ruleset = PRESETS["online"]
-SPADES = 3
 
 
 @dataclass
@@ -102,33 +88,11 @@ def _field_of(message: str) -> str:
     return "history" if "history" in head else "body"
 
 
-def _higher_in_suit(card: int) -> int:
-    """Mask of the cards of ``card``'s suit ranked above it."""
-    return SUIT_MASKS[card // 13] & ~((2 << card) - 1)
-
-
 def _infer(state: BotState, trick: Sequence[Card], seat: int, card: Card) -> None:
     """Record what ``seat`` playing ``card`` to ``trick`` (cards before it) reveals."""
-    if not trick:
-        return
-    led = trick[0] // 13
-    spades = [c for c in trick if c // 13 == SPADES]
-    top_spade = max(spades) if spades else -1
-    if card // 13 == led:
-        trumped = led != SPADES and top_spade >= 0
-        top_led = max(c for c in trick if c // 13 == led)
-        if not trumped and card < top_led:
-            state.excluded[seat] |= _higher_in_suit(top_led)
-        return
-    state.voids[seat].add(led)
-    state.excluded[seat] |= SUIT_MASKS[led]
-    wins_now = card // 13 == SPADES and card > top_spade
-    if not wins_now:
-        if top_spade < 0:
-            state.voids[seat].add(SPADES)
-            state.excluded[seat] |= SUIT_MASKS[SPADES]
-        else:
-            state.excluded[seat] |= _higher_in_suit(top_spade)
+    voids, excluded = pimc.inference(BOT_RULES, trick, card, len(state.record) < 4)
+    state.voids[seat] |= voids
+    state.excluded[seat] |= excluded
 
 
 def _add_trick(state: BotState, trick: Sequence[Card], leader: int) -> None:
@@ -191,40 +155,8 @@ def read_play(body: dict[str, Any]) -> BotState:
 
 
 def cheap_card(state: BotState) -> Card:
-    """A legal card without search: win the trick as cheaply as possible when a legal card
-    wins it now, otherwise discard the lowest card (non-spades first). Leading: the highest
-    card of a side suit when it is the best card left in that suit, else the lowest card of the
-    longest side suit."""
-    legal = Hand(state.legal_mask())
-    trick = state.trick
-    if not trick:
-        gone = 0
-        for c in state.record:
-            gone |= 1 << c
-        for c in sorted(legal, key=lambda c: -c.rank):
-            if c.suit == SPADES:
-                continue
-            above = _higher_in_suit(c) & ~gone & ~state.hand
-            if not above:
-                return c
-        side = [s for s in range(3) if legal.suit_count(s)]
-        if side:
-            longest = max(side, key=lambda s: (legal.suit_count(s), -s))
-            return legal.suit(longest).lowest()
-        return legal.lowest()
-    winners = [c for c in legal if _beats_trick(c, trick)]
-    if winners:
-        return min(winners, key=lambda c: (c.suit == SPADES, c.rank))
-    return min(legal, key=lambda c: (c.suit == SPADES, c.rank, c.suit))
-
-
-def _beats_trick(card: int, trick: Sequence[int]) -> bool:
-    led = trick[0] // 13
-    best = trick[0]
-    for c in trick[1:]:
-        if (c >= 39 and c > best) or (best < 39 and c // 13 == led and c > best):
-            best = c
-    return (card >= 39 and card > best) or (best < 39 and card // 13 == led and card > best)
+    """A legal card without search (``pimc.cheap_card`` under the online preset)."""
+    return pimc.cheap_card(BOT_RULES, state.hand, state.trick, state.record)
 
 
 def bot_earlier_calls(body: dict[str, Any]) -> list[int]:

@@ -12,8 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Deal, Hand, lowest_card
-from callbreak_lab.errors import IllegalPlayError
+from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
@@ -27,6 +26,7 @@ __all__ = [
     "warm_up",
 ]
 
+_BOT_RULES = Ruleset.preset("online")
 _WARM_DEAL = "AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"
 
 
@@ -121,31 +121,11 @@ def monte_carlo(hand: int, seat: int, rules: dict[str, Any], n: int, seed: int) 
 
 
 def _layouts(state: dict[str, Any], n: int, seed: int) -> np.ndarray:
-    """Up to ``n`` layouts consistent with everything seen: ``deal_around`` places the cards
-    seen played and honours the voids; rejection removes layouts giving a seat a card it was
-    shown not to hold ("no card above ..."). Returns an (m, 4) array of masks, m <= n."""
-    from callbreak_lab import simulate
+    """Up to ``n`` layouts consistent with everything seen (``pimc.deal_layouts``): an (m, 4)
+    array of masks, m <= n."""
+    from callbreak_lab.arena import pimc
 
-    seat = state["seat"]
-    played_by = state["played_by"]
-    own = state["hand"] | played_by[seat]
-    known = {s: Hand(played_by[s]) for s in range(4) if s != seat and played_by[s]}
-    voids = {s: state["voids"][s] for s in range(4) if s != seat and state["voids"][s]}
-    limits = np.array(
-        [0 if s == seat else state["excluded"][s] & ~played_by[s] for s in range(4)],
-        dtype=np.uint64,
-    )
-    rng = np.random.default_rng(seed)
-    kept: list[np.ndarray] = []
-    total = 0
-    for _ in range(6):
-        masks = simulate.deal_around(Hand(own), seat, max(4 * n, 16), rng, known=known, voids=voids)
-        ok = np.all((masks & limits[None, :]) == 0, axis=1)
-        kept.append(masks[ok])
-        total += int(ok.sum())
-        if total >= n:
-            break
-    return np.concatenate(kept)[:n]
+    return pimc.deal_layouts(pimc.Knowledge.from_job(state, _BOT_RULES), n, seed)
 
 
 def bot_play(
@@ -155,49 +135,10 @@ def bot_play(
     estimate: float = 0.0,
     max_layouts: int = 200,
 ) -> dict[str, Any]:
-    """Choose our card: solve sampled layouts double-dummy and take the card with the best
-    average value for our seat (``solver.card_values``), stopping before ``budget`` seconds
-    would be passed. ``estimate`` is the expected time of one layout (from earlier requests);
-    no layout is started that is expected to end past the budget. Ties go to the lowest card
-    (``cards.play_order_key``: lowest rank, then clubs < diamonds < hearts < spades)."""
-    from callbreak_lab import solver
+    """Choose our card: the best average double-dummy value over sampled layouts within
+    ``budget`` seconds (``pimc.search`` under the online preset; ``estimate`` is the expected
+    time of one layout, from earlier requests)."""
+    from callbreak_lab.arena import pimc
 
-    t0 = time.perf_counter()
-    deadline = t0 + budget
-    rules = Ruleset.preset("online")
-    seat = state["seat"]
-    record = [Card(c) for c in state["record"]]
-    layouts = _layouts(state, max_layouts, seed)
-    totals: dict[int, float] = {}
-    solved = 0
-    per_solve = estimate  # the prediction used to decide whether to start another layout
-    worst = 0.0  # the slowest layout actually solved in this job
-    for row in layouts:
-        now = time.perf_counter()
-        if now + per_solve > deadline:
-            break
-        deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
-        try:
-            pos = Position.replay(deal, record, rules)
-        except IllegalPlayError:
-            continue
-        values = solver.card_values(pos, seat, rules)
-        for c, v in values.items():
-            totals[int(c)] = totals.get(int(c), 0.0) + float(v)
-        solved += 1
-        worst = max(worst, time.perf_counter() - now)
-        per_solve = worst
-    if not solved:
-        return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {},
-                "per_solve": per_solve}  # fmt: skip
-    best = max(totals.values())
-    choices = [c for c, v in totals.items() if v >= best - 1e-9]
-    card = int(lowest_card(choices))
-    return {
-        "card": card,
-        "layouts": solved,
-        "sampled": len(layouts),
-        "averages": {str(Card(c)): v / solved for c, v in totals.items()},
-        "per_solve": worst,
-        "elapsed_ms": (time.perf_counter() - t0) * 1000,
-    }
+    k = pimc.Knowledge.from_job(state, _BOT_RULES)
+    return pimc.search(k, budget, seed, estimate, max_layouts)

@@ -1,0 +1,305 @@
+"""Players for the arena: the ``Player`` protocol, the built-in players and ``make_player``.
+
+A player answers two questions from a :class:`~callbreak_lab.arena.view.SeatView`: ``call(view)``
+(its call for the deal) and ``play(view)`` (its card). The referee may also call two optional
+methods: ``new_deal(seed)`` before each deal (a seed for the player's own randomness, so a
+tournament replays exactly) and, only for a player whose ``sees_deal`` is true (the ``cheater``),
+``reveal(deal)``: the whole deal, handed over explicitly, never through the view.
+
+Built in, by name (``make_player``):
+
+* ``random``: the lowest legal call, a uniformly random legal card;
+* ``simple``: the heuristic of the public Bhoos starter bot's documented strategy (written from
+  that description): call the aces and kings held; when following, the lowest card that beats
+  the trick if any, else the lowest card; when void, the lowest spade that wins, else the lowest
+  card; lead the highest card of the longest side suit. Every choice is made among the legal
+  cards, so under a preset that forbids the heuristic's card it plays the nearest legal one;
+* ``honours``: calls with the fractional honours rule (``bidding.baselines``), plays like
+  ``simple``;
+* ``model``: calls with the shipped bid model, plays like ``simple``;
+* ``pimc``: the tournament bot's logic under any preset: calls with the bid model; plays the
+  cheap card (``pimc.cheap_card``) early in the deal and then the card with the best average
+  double-dummy value over layouts consistent with the table (``pimc.search``);
+* ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
+  plays the card that keeps that value highest (the ceiling);
+* ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from callbreak_lab.arena import pimc
+from callbreak_lab.arena.view import SeatView
+from callbreak_lab.cards import Card, Deal, Hand, lowest_card
+from callbreak_lab.errors import UsageError
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
+
+__all__ = [
+    "BUILTINS",
+    "CheaterPlayer",
+    "HonoursPlayer",
+    "ModelPlayer",
+    "PimcPlayer",
+    "Player",
+    "RandomPlayer",
+    "SimplePlayer",
+    "make_player",
+    "simple_call",
+    "simple_card",
+]
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the referee asks of a player (see the module docstring for the optional hooks)."""
+
+    name: str
+
+    def call(self, view: SeatView) -> int:
+        """The player's call for the deal (within ``view.rules``' range)."""
+        ...
+
+    def play(self, view: SeatView) -> Card:
+        """The card the player plays now (one of ``view.legal_cards()``)."""
+        ...
+
+
+def _mix(*parts: int) -> int:
+    """A seed from whole numbers (stable across runs and processes)."""
+    return int(np.random.SeedSequence([int(p) & 0xFFFFFFFF for p in parts]).generate_state(1)[0])
+
+
+# --- simple ---------------------------------------------------------------------------------------
+
+
+def simple_call(hand: Hand, rules: Ruleset) -> int:
+    """The aces and kings held, clamped to the rules' call range."""
+    honours = sum(1 for c in hand if c.rank >= 11)
+    return min(max(honours, rules.min_call), rules.max_call)
+
+
+def simple_card(hand: Hand, trick: Sequence[Card], rules: Ruleset, first_trick: bool) -> Card:
+    """The starter bot's card, chosen among the legal cards: following, the lowest card that
+    beats the trick if any, else the lowest; void, the lowest spade that wins, else the lowest
+    card; leading, the highest card of the longest side suit (the highest spade when only
+    spades may be led). Lowest means lowest rank, then clubs < diamonds < hearts < spades."""
+    legal = Hand(rules.legal_mask(hand.mask, trick, first_trick))
+    if not trick:
+        side = [s for s in range(3) if legal.suit_count(s)]
+        if not side:
+            return legal.highest()
+        longest = max(side, key=lambda s: (legal.suit_count(s), legal.suit(s).highest().rank))
+        return legal.suit(longest).highest()
+    winners = [c for c in legal if pimc.beats_trick(c, trick)]  # void: only spades can
+    if winners:
+        return lowest_card(winners)
+    return lowest_card(legal)
+
+
+class SimplePlayer:
+    """``simple``: the starter bot's calls and cards (``simple_call``, ``simple_card``)."""
+
+    name = "simple"
+
+    def call(self, view: SeatView) -> int:
+        return simple_call(view.hand, view.rules)
+
+    def play(self, view: SeatView) -> Card:
+        return simple_card(view.hand, view.trick, view.rules, view.is_first_trick)
+
+
+class HonoursPlayer(SimplePlayer):
+    """``honours``: the fractional honours rule's call, ``simple``'s cards."""
+
+    name = "honours"
+
+    def call(self, view: SeatView) -> int:
+        from callbreak_lab.bidding.baselines import baseline_call
+
+        return baseline_call("fractional_honours", view.hand, view.rules, view.seat)
+
+
+def model_call(view: SeatView) -> int:
+    """The shipped bid model's call for the seat, after the calls already made."""
+    from callbreak_lab.bidding.model import recommend_call
+
+    earlier = view.calls[: view.seat]
+    return recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier).call
+
+
+class ModelPlayer(SimplePlayer):
+    """``model``: the bid model's call, ``simple``'s cards."""
+
+    name = "model"
+
+    def call(self, view: SeatView) -> int:
+        return model_call(view)
+
+
+# --- random ---------------------------------------------------------------------------------------
+
+
+class RandomPlayer:
+    """``random``: the lowest legal call and a uniformly random legal card (seeded per deal)."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self._rng = np.random.default_rng(0)
+
+    def new_deal(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def call(self, view: SeatView) -> int:
+        return view.rules.min_call
+
+    def play(self, view: SeatView) -> Card:
+        legal = view.legal_cards().cards()
+        return legal[int(self._rng.integers(len(legal)))]
+
+
+# --- pimc -----------------------------------------------------------------------------------------
+
+
+class PimcPlayer:
+    """``pimc``: the bid model's call; the cheap card while more than ``search_cards`` cards are
+    in the hands, then the best average double-dummy card over ``layouts`` sampled layouts
+    consistent with the table (fewer when ``budget_ms`` runs out first; without a budget the
+    choice depends only on the table and the deal's seed)."""
+
+    name = "pimc"
+
+    def __init__(
+        self, layouts: int = 16, budget_ms: int | None = None, search_cards: int = 40
+    ) -> None:
+        if layouts < 1:
+            raise UsageError(f"pimc: layouts must be at least 1, got {layouts}")
+        self.layouts = int(layouts)
+        self.budget_ms = budget_ms
+        self.search_cards = int(search_cards)
+        self._seed = 0
+        self._per_solve: dict[int, float] = {}  # cards left -> slowest layout seen (budget)
+        #: the last search's summary (layouts solved, averages), for inspection
+        self.last: dict[str, Any] = {}
+
+    def new_deal(self, seed: int) -> None:
+        self._seed = int(seed)
+
+    def call(self, view: SeatView) -> int:
+        return model_call(view)
+
+    def play(self, view: SeatView) -> Card:
+        t0 = time.perf_counter()
+        k = pimc.Knowledge.from_history(view.rules, view.seat, view.hand.mask, view.history)
+        legal = k.legal_mask()
+        card = pimc.cheap_card(view.rules, k.hand, k.trick, k.record)
+        left = 52 - len(k.record)
+        self.last = {"how": "cheap"}
+        if legal.bit_count() == 1 or left > self.search_cards:
+            return card
+        budget = None
+        if self.budget_ms is not None:
+            spent = time.perf_counter() - t0
+            budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
+        out = pimc.search(
+            k,
+            budget,
+            _mix(self._seed, len(k.record)),
+            self._per_solve.get(left, 0.0),
+            self.layouts,
+        )
+        if out["layouts"]:
+            self._per_solve[left] = float(out["per_solve"])
+        self.last = {"how": "search", **out}
+        found = out["card"]
+        if found is not None and legal >> found & 1:
+            return Card(found)
+        return card
+
+
+# --- cheater --------------------------------------------------------------------------------------
+
+
+class CheaterPlayer:
+    """``cheater``: given the deal by the referee (``reveal``). Plays the legal card that keeps
+    its double-dummy value highest, ties to the lowest card (the play-out's rule), and calls
+    (``call``) the tricks it can guarantee whatever the others do, its double-dummy value
+    (``"floor"``, the default), or its tricks in the self-interested play-out (``"playout"``),
+    clamped to the call range. The floor is the default because the others do not play the
+    play-out: against ``simple`` players the play-out call is missed about one deal in five
+    and scores less than ``simple`` (benchmarks/RESULTS.md, the arena)."""
+
+    name = "cheater"
+    sees_deal = True
+
+    def __init__(self, call: str = "floor") -> None:
+        if call not in ("floor", "playout"):
+            raise UsageError(f"cheater: call is 'floor' or 'playout', got {call!r}")
+        self.calls = call
+        self._deal: Deal | None = None
+
+    def reveal(self, deal: Deal) -> None:
+        self._deal = deal
+
+    def _the_deal(self) -> Deal:
+        if self._deal is None:
+            raise UsageError("cheater: the referee did not reveal the deal")
+        return self._deal
+
+    def call(self, view: SeatView) -> int:
+        from callbreak_lab import solver
+
+        deal = self._the_deal()
+        if self.calls == "floor":
+            tricks = solver.solve(deal, view.seat, view.rules)
+        else:
+            tricks = solver.playout(deal, view.rules).tricks[view.seat]
+        return min(max(int(tricks), view.rules.min_call), view.rules.max_call)
+
+    def play(self, view: SeatView) -> Card:
+        from callbreak_lab import solver
+
+        legal = view.legal_cards()
+        if len(legal) == 1:
+            return legal.highest()
+        pos = Position.replay(self._the_deal(), [c for _, c in view.history], view.rules)
+        values = solver.card_values(pos, view.seat, view.rules)
+        best = max(values.values())
+        return lowest_card(c for c, v in values.items() if v == best)
+
+
+# --- registry -------------------------------------------------------------------------------------
+
+BUILTINS: dict[str, Callable[..., Any]] = {
+    "random": RandomPlayer,
+    "simple": SimplePlayer,
+    "honours": HonoursPlayer,
+    "model": ModelPlayer,
+    "pimc": PimcPlayer,
+    "cheater": CheaterPlayer,
+}
+
+
+def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | None = None) -> Player:
+    """A player from its name: a built-in (``BUILTINS``) or ``http:URL`` (a Bhoos protocol bot,
+    ``online`` rules only). ``budget_ms`` is the time a decision may take: ``pimc`` stops its
+    search in time, a protocol bot receives it as ``timeBudget``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UsageError(f"a player is a built-in name or http:URL, got {spec!r}")
+    name = spec.strip()
+    if name.startswith(("http:", "https:")):
+        from callbreak_lab.arena.protocol import HttpPlayer
+
+        return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
+    if name not in BUILTINS:
+        raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")
+    if name == "pimc":
+        return PimcPlayer(budget_ms=budget_ms)
+    player: Player = BUILTINS[name]()
+    return player

@@ -1,0 +1,421 @@
+"""Duplicate tournaments: ``run(players, rules, deals, seed)`` and its report.
+
+Deal ``j`` of a tournament is ``Deal.random(numpy.random.default_rng([seed, j]))``, so the same
+seed gives the same deals whatever the tournament's size. Consecutive deals form matches of
+``rules.match_deals`` deals (5 in every preset; 5 when a variation has none), whose running totals
+the players see. Every match is played four times, rotation ``r`` putting entry ``(t + r) % 4`` of
+``players`` at table seat ``t``: each entry holds each hand of each deal once, so the luck of the
+cards cancels out of the comparison. A board is one deal played once (``4 * deals`` boards).
+
+The report, per player (entries with the same label pooled): mean score per board, mean call,
+mean tricks, make rate, mean overtricks, mean of tricks minus call, faults and the time per
+decision (median, p99, max); per pair of players, the margin of one over the other (the mean over
+deals of the difference of their mean scores on that deal's boards) with its standard error
+clustered by deal (the spread of the per-deal differences over the square root of the number of
+deals). Four copies of one deterministic player therefore have margins of exactly zero.
+
+Boards run in parallel with joblib, one task per match and rotation: local processes
+(``backend="loky"``, ``jobs``) or a Dask cluster (``backend="dask"`` with ``client`` or
+``address``), the switch of dataset generation (``callbreak_lab.parallel``). ``jobs=1`` plays in
+this process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from callbreak_lab.arena.players import make_player
+from callbreak_lab.arena.records import (
+    Board,
+    board_identity,
+    check_record_slot,
+    write_record,
+)
+from callbreak_lab.arena.referee import play_match
+from callbreak_lab.cards import Deal
+from callbreak_lab.errors import UsageError
+from callbreak_lab.parallel import check_backend, parallel_results
+from callbreak_lab.rules import Ruleset
+
+__all__ = ["Margin", "PlayerStats", "Report", "run", "summarise", "tournament_deal"]
+
+PlayerSpec = str | Callable[[], Any]
+_LABEL = re.compile(r"^([A-Za-z0-9_.#-]+)=(.+)$")
+
+
+def tournament_deal(seed: int, index: int) -> Deal:
+    """Deal ``index`` of the tournament seeded ``seed``."""
+    return Deal.random(np.random.default_rng([int(seed), int(index)]))
+
+
+def _entry(spec: PlayerSpec) -> tuple[str, PlayerSpec]:
+    """(label, spec): ``label=spec`` names a player (e.g. ``a=simple``); by default a built-in
+    or ``http:URL`` is labelled by itself, a factory by its ``label``, ``name`` or ``__name__``."""
+    if isinstance(spec, str):
+        text = spec.strip()
+        m = _LABEL.match(text)
+        if m and not text.startswith(("http:", "https:")):
+            return m.group(1), m.group(2).strip()
+        return text, text
+    if callable(spec):
+        label = getattr(spec, "label", None) or getattr(spec, "name", None)
+        return str(label or getattr(spec, "__name__", "player")), spec
+    raise UsageError(f"a player is a name, http:URL or a factory of players, got {spec!r}")
+
+
+def _build(spec: PlayerSpec, rules: Ruleset, budget_ms: int | None) -> Any:
+    if isinstance(spec, str):
+        return make_player(spec, rules, budget_ms)
+    return spec()
+
+
+def _play_task(
+    specs: Sequence[PlayerSpec],
+    labels: Sequence[str],
+    rules: Ruleset,
+    seed: int,
+    first: int,
+    count: int,
+    rotation: int,
+    budget_ms: int | None,
+) -> list[Board]:
+    """One match (deals ``first .. first + count - 1``) in one rotation."""
+    table = [(t + rotation) % 4 for t in range(4)]
+    players = [_build(specs[e], rules, budget_ms) for e in table]
+    deals = [tournament_deal(seed, first + k) for k in range(count)]
+    boards = play_match(
+        deals,
+        rules,
+        players,
+        [labels[e] for e in table],
+        budget_ms=budget_ms,
+        seed=seed,
+        first_index=first,
+    )
+    return [dataclasses.replace(b, rotation=rotation) for b in boards]
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's figures (points; ``made`` a fraction; times in ms)."""
+
+    name: str
+    seats: int
+    boards: int
+    mean_score: float
+    score_se: float
+    mean_call: float
+    mean_tricks: float
+    made: float
+    overtricks: float
+    tricks_minus_call: float
+    faults: int
+    ms_p50: float
+    ms_p99: float
+    ms_max: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class Margin:
+    """``a``'s mean score per board minus ``b``'s on the same deals (points), with its standard
+    error clustered by deal (NaN with a single deal)."""
+
+    a: str
+    b: str
+    margin: float
+    se: float
+    deals: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
+
+
+def _json_number(v: Any) -> Any:
+    if isinstance(v, float):
+        return None if math.isnan(v) else round(v, 4)
+    return v
+
+
+@dataclass(frozen=True)
+class Report:
+    """A tournament's result: the players' figures, the margins, and every board."""
+
+    rules: Ruleset
+    deals: int
+    seed: int
+    players: tuple[PlayerStats, ...]
+    margins: tuple[Margin, ...]
+    boards: tuple[Board, ...]
+    seconds: float = 0.0
+    budget_ms: int | None = None
+
+    def player(self, name: str) -> PlayerStats:
+        """The figures of the player labelled ``name``."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise UsageError(f"no player {name!r} in the report ({[p.name for p in self.players]})")
+
+    def margin(self, a: str, b: str) -> Margin:
+        """``a``'s margin over ``b`` (either order of the stored pair)."""
+        for m in self.margins:
+            if (m.a, m.b) == (a, b):
+                return m
+            if (m.a, m.b) == (b, a):
+                return Margin(a, b, -m.margin, m.se, m.deals)
+        raise UsageError(f"no margin between {a!r} and {b!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        return {
+            "rules": self.rules.name,
+            "deals": self.deals,
+            "boards": len(self.boards),
+            "seed": self.seed,
+            "budget_ms": self.budget_ms,
+            "seconds": round(self.seconds, 2),
+            "players": [p.to_dict() for p in self.players],
+            "margins": [m.to_dict() for m in self.margins],
+        }
+
+    def text(self) -> str:
+        """The table: one row per player, then the margins."""
+        head = (
+            f"arena: {self.rules.name}, {self.deals} deals x 4 rotations = {len(self.boards)} "
+            f"boards, seed {self.seed}"
+            + ("" if self.budget_ms is None else f", budget {self.budget_ms} ms")
+            + f" ({self.seconds:.1f} s)"
+        )
+        width = max([6, *(len(p.name) for p in self.players)])
+        rows = [
+            head,
+            f"{'player':<{width}}  seats  score/board      call  tricks  made  over   t-c  "
+            "faults  ms p50    p99    max",
+        ]
+        for p in self.players:
+            se = "" if math.isnan(p.score_se) else f"± {p.score_se:.2f}"
+            rows.append(
+                f"{p.name:<{width}}  {p.seats:>5}  {p.mean_score:+6.2f} {se:<8}  "
+                f"{p.mean_call:5.2f}  {p.mean_tricks:6.2f}  {p.made:4.2f}  {p.overtricks:4.2f}  "
+                f"{p.tricks_minus_call:+5.2f}  {p.faults:>6}  {p.ms_p50:6.1f} {p.ms_p99:6.0f} "
+                f"{p.ms_max:6.0f}"
+            )
+        if self.margins:
+            rows.append("margins (points a board, ± standard error clustered by deal):")
+            for m in self.margins:
+                se = "" if math.isnan(m.se) else f" ± {m.se:.2f}"
+                rows.append(f"  {m.a} over {m.b}: {m.margin:+.2f}{se}")
+        faults = sum(len(b.faults) for b in self.boards)
+        if faults:
+            rows.append(f"{faults} fault(s): see the boards' records")
+        return "\n".join(rows)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _percentile(x: list[float], q: float) -> float:
+    return float(np.percentile(x, q)) if x else float("nan")
+
+
+def _se(x: np.ndarray) -> float:
+    return float(np.std(x, ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+
+
+def summarise(
+    boards: Sequence[Board],
+    order: Sequence[str] | None = None,
+    *,
+    rules: Ruleset | None = None,
+    deals: int | None = None,
+    seed: int = 0,
+    seconds: float = 0.0,
+    budget_ms: int | None = None,
+) -> Report:
+    """The report of ``boards`` (``order``: the players' labels, each once, in report order;
+    by default in order of first appearance)."""
+    if not boards:
+        raise UsageError("no boards to summarise")
+    names: list[str] = list(dict.fromkeys(order or [n for b in boards for n in b.players]))
+    index = {n: i for i, n in enumerate(names)}
+    deal_ids = sorted({b.deal_index for b in boards})
+    row = {d: i for i, d in enumerate(deal_ids)}
+    sums = np.zeros((len(deal_ids), len(names)))
+    counts = np.zeros((len(deal_ids), len(names)))
+    samples: dict[str, list[tuple[int, int, int]]] = {n: [] for n in names}
+    faults = dict.fromkeys(names, 0)
+    times: dict[str, list[float]] = {n: [] for n in names}
+    seats = dict.fromkeys(names, 0)
+    for b in boards:
+        for s, name in enumerate(b.players):
+            if name not in index:
+                raise UsageError(f"board {b.deal_index} has player {name!r}, not in {names}")
+            sums[row[b.deal_index], index[name]] += b.scores[s]
+            counts[row[b.deal_index], index[name]] += 1
+            samples[name].append((b.calls[s], b.tricks[s], b.scores[s]))
+            times[name].extend(b.ms[s])
+            seats[name] = max(seats[name], b.players.count(name))
+        for f in b.faults:
+            faults[b.players[f.seat]] += 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_deal = sums / counts / 10  # points per board, per deal and player
+    stats = []
+    for name in names:
+        arr = np.array(samples[name], dtype=np.float64).reshape(-1, 3)
+        calls, tricks, scores = arr[:, 0], arr[:, 1], arr[:, 2]
+        col = per_deal[:, index[name]]
+        stats.append(
+            PlayerStats(
+                name=name,
+                seats=seats[name],
+                boards=len(arr),
+                mean_score=float(scores.mean() / 10),
+                score_se=_se(col[~np.isnan(col)]),
+                mean_call=float(calls.mean()),
+                mean_tricks=float(tricks.mean()),
+                made=float((scores > 0).mean()),
+                overtricks=float(np.maximum(tricks - calls, 0).mean()),
+                tricks_minus_call=float((tricks - calls).mean()),
+                faults=faults[name],
+                ms_p50=_percentile(times[name], 50),
+                ms_p99=_percentile(times[name], 99),
+                ms_max=max(times[name], default=float("nan")),
+            )
+        )
+    margins = []
+    for i, a in enumerate(names):
+        for b_name in names[i + 1 :]:
+            d = per_deal[:, index[a]] - per_deal[:, index[b_name]]
+            d = d[~np.isnan(d)]
+            margins.append(
+                Margin(a, b_name, float(d.mean()) if len(d) else math.nan, _se(d), len(d))
+            )
+    r = rules if rules is not None else boards[0].rules
+    return Report(
+        rules=r,
+        deals=deals if deals is not None else len(deal_ids),
+        seed=seed,
+        players=tuple(stats),
+        margins=tuple(margins),
+        boards=tuple(boards),
+        seconds=seconds,
+        budget_ms=budget_ms,
+    )
+
+
+# --- running one --------------------------------------------------------------------------------
+
+
+def _whole(x: object, what: str, low: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, int | np.integer) or int(x) < low:
+        raise UsageError(f"{what} must be a whole number >= {low}, got {x!r}")
+    return int(x)
+
+
+def run(
+    players: Sequence[PlayerSpec],
+    rules: Ruleset | str = "online",
+    deals: int = 10,
+    seed: int = 0,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    client: Any = None,
+    address: str | None = None,
+    budget_ms: int | None = None,
+    records: str | Path | None = None,
+    progress: bool = True,
+) -> Report:
+    """Play a duplicate tournament of ``deals`` deals (``4 * deals`` boards) between four
+    ``players`` (built-in names, ``http:URL``, ``label=name``, or factories returning a
+    player) under ``rules`` and return its :class:`Report`.
+
+    ``budget_ms`` limits every decision (a later answer is a fault; ``pimc`` searches within
+    it, a protocol bot gets it as ``timeBudget``); ``records``: a directory that receives one
+    JSON record per board (``records.Board``); ``progress``: a tqdm bar."""
+    r = Ruleset.coerce(rules)
+    n = _whole(deals, "deals", 1)
+    seed = _whole(seed, "seed", 0)
+    jobs = int(jobs)
+    if jobs == 0:
+        raise UsageError("jobs must not be 0 (1: in this process, -1: every core)")
+    if budget_ms is not None:
+        budget_ms = _whole(budget_ms, "budget_ms", 1)
+    check_backend(backend, client, address, UsageError)
+    if len(players) != 4:
+        raise UsageError(f"a tournament needs four players, got {len(players)}")
+    entries = [_entry(p) for p in players]
+    labels = [label for label, _ in entries]
+    specs = [spec for _, spec in entries]
+    for spec in specs:  # bad names, or a protocol bot under another preset: refused now
+        if isinstance(spec, str):
+            make_player(spec, r, budget_ms)
+    group = r.match_deals or 5
+    tasks = [
+        (first, min(group, n - first), rotation)
+        for first in range(0, n, group)
+        for rotation in range(4)
+    ]
+    directory = None if records is None else Path(records)
+    if directory is not None:
+        for first, count, rotation in tasks:
+            for k in range(count):
+                by_seat = tuple(labels[((s + k) % 4 + rotation) % 4] for s in range(4))
+                deal = tournament_deal(seed, first + k)
+                check_record_slot(
+                    directory, board_identity(deal, r, by_seat, seed, first + k, rotation)
+                )
+    from tqdm.auto import tqdm
+
+    t0 = time.perf_counter()
+    found: list[Board] = []
+    bar = tqdm(total=4 * n, unit="board", disable=not progress, desc=f"arena {r.name}")
+
+    def take(boards: list[Board]) -> None:
+        for b in boards:
+            if directory is not None:
+                write_record(directory, b)
+        found.extend(boards)
+        bar.update(len(boards))
+
+    try:
+        if jobs == 1 and backend == "loky":
+            for first, count, rotation in tasks:
+                take(_play_task(specs, labels, r, seed, first, count, rotation, budget_ms))
+        else:
+            from joblib import delayed
+
+            with parallel_results(backend, jobs, client, address) as par:
+                calls = (
+                    delayed(_play_task)(specs, labels, r, seed, first, count, rotation, budget_ms)
+                    for first, count, rotation in tasks
+                )
+                for boards in par(calls):
+                    take(boards)
+    finally:
+        bar.close()
+    found.sort(key=lambda b: (b.deal_index, b.rotation))
+    return summarise(
+        found,
+        labels,
+        rules=r,
+        deals=n,
+        seed=seed,
+        seconds=time.perf_counter() - t0,
+        budget_ms=budget_ms,
+    )
