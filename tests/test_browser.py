@@ -2,10 +2,12 @@
 
 Chromium is driven over the Chrome DevTools Protocol with ``websocket-client``, which is already
 installed as a dependency of jupyter_server: no selenium, no chromedriver version matching and no
-browser download. The test clicks 13 card buttons, presses "Suggest a call", checks that the call
-and the charts appear, saves a screenshot under ``test-artifacts/`` and measures, with the kernel
-warm, the time from the click to the suggested call appearing in the page (in-page
-``performance.now()`` around a MutationObserver).
+browser download. The first test clicks 13 card buttons, presses "Suggest a call", checks that the
+call and the charts appear, that nothing is cut off or loaded from another site and that the
+simulation's progress bar goes away, saves screenshots under ``test-artifacts/`` and measures, with
+the kernel warm, the time from the click to the suggested call appearing in the page (in-page
+``performance.now()`` around a MutationObserver). The second types refused "calls before"
+entries and presses "Suggest a call": the entry and its error stay, and no result is shown.
 """
 
 from __future__ import annotations
@@ -148,6 +150,27 @@ class CDP:
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
+    def type_into(self, selector: str, text: str) -> None:
+        """Replace the text of an input as a person does: click, select all, type, Enter, and
+        leave the box (a change event too)."""
+        self.click(selector)
+        self.js(f"document.querySelector({json.dumps(selector)}).select()")
+        self.call("Input.insertText", text=text)
+        for kind in ("keyDown", "keyUp"):
+            self.call(
+                "Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
+                windowsVirtualKeyCode=13, nativeVirtualKeyCode=13,
+            )  # fmt: skip
+        self.js(f"document.querySelector({json.dumps(selector)}).blur()")
+
+    def screenshot(self, name: str) -> Path:
+        """Save a full-page PNG as ``test-artifacts/<name>``."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
+        path = ARTIFACTS / name
+        path.write_bytes(base64.b64decode(shot["data"]))
+        return path
+
     def close(self) -> None:
         self.ws.close()
 
@@ -195,6 +218,27 @@ def browser() -> Iterator[CDP]:
     finally:
         _stop(proc)
 
+
+#: True when the element's content is wider than its box (a label cut off)
+CUT_OFF = (
+    "(() => { const e = document.querySelector(%s); return e.scrollWidth > e.clientWidth; })()"
+)
+
+#: True when an input's placeholder fits in its text area (measured in the input's own font)
+PLACEHOLDER_FITS = """(() => {
+  const e = document.querySelector(%s), st = getComputedStyle(e);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = st.font;
+  const room = e.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+  return ctx.measureText(e.placeholder).width <= room;
+})()"""
+
+#: every URL the page loaded or links: resources (fonts and styles included) and DOM references
+LOADED_URLS = """(() => [
+  ...performance.getEntriesByType('resource').map((r) => r.name),
+  ...[...document.querySelectorAll('link[href], script[src], img[src]')]
+      .map((e) => e.href || e.src),
+])()"""
 
 MEASURE = """
 new Promise((resolve) => {
@@ -255,8 +299,7 @@ def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:
         "(() => { const i = document.querySelector('img.cb-chart-dist'); "
         "return i && i.complete && i.naturalWidth > 100; })()"
     )
-    shot = browser.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
-    (ARTIFACTS / "browser_call_advisor.png").write_bytes(base64.b64decode(shot["data"]))
+    browser.screenshot("browser_call_advisor.png")
     result = {
         "hand": " ".join(HAND),
         "call": call_text,
@@ -270,16 +313,37 @@ def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:
     if source.startswith("bid model"):
         assert statistics.median(times) < TARGET_MS, result
 
+    # Nothing cut off: the buttons show their whole labels, the hand box its whole placeholder.
+    for sel in ("button.cb-advise", "button.cb-simulate", "button.cb-clear", "button.cb-fill"):
+        assert browser.js(CUT_OFF % json.dumps(sel)) is False, sel
+    assert browser.js(PLACEHOLDER_FITS % json.dumps(".cb-hand-text input")), "placeholder cut off"
+    # The table: the five best calls, all of them on demand.
+    rows = "document.querySelectorAll('.cb-call-table tr').length - 1"
+    assert browser.js(rows) == 5
+    browser.click(".cb-all-calls input")
+    browser.wait(f"{rows} === 13")
+    browser.click(".cb-all-calls input")
+    browser.wait(f"{rows} === 5")
+    # The simulation: its progress bar shows while it runs and goes away after.
+    browser.click("button.cb-simulate")
+    browser.wait("!!document.querySelector('.cb-sim-result')", seconds=180)
+    browser.wait("getComputedStyle(document.querySelector('.cb-progress')).visibility === 'hidden'")
+    browser.wait(
+        "(() => { const i = document.querySelector('img.cb-chart-dist'); "
+        "return i && i.complete && i.naturalWidth > 100; })()"
+    )
+    browser.screenshot("browser_call_advisor_simulated.png")
+    # Everything the page loaded came from this server (no CDN: Font Awesome was one).
+    urls = browser.js(LOADED_URLS)
+    assert urls, "no resources recorded"
+    foreign = [
+        u for u in urls if not u.startswith(app_url) and not u.startswith(("data:", "blob:"))
+    ]
+    assert not foreign, foreign
+
     # The calls of the seats before: typed into their box, they move the seat, and the next
     # call is made for that seat (the source says whether the model used them).
-    browser.click(".cb-earlier input")
-    browser.call("Input.insertText", text="3, 4")
-    for kind in ("keyDown", "keyUp"):
-        browser.call(
-            "Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter",
-            windowsVirtualKeyCode=13, nativeVirtualKeyCode=13,
-        )  # fmt: skip
-    browser.js("document.querySelector('.cb-earlier input').blur()")  # a change event too
+    browser.type_into(".cb-earlier input", "3, 4")
     typed = browser.js("document.querySelector('.cb-earlier input').value")
     assert typed.replace(" ", "") == "3,4", typed
     seat = browser.wait(
@@ -296,3 +360,79 @@ def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:
         seconds=60,
     )
     assert "seat 2" in after and "3, 4" in after, after
+
+
+CALL_SHOWN = "!!document.querySelector('.cb-call .cb-call-value')"
+RESULT_SHOWN = """(() => {
+  const text = (sel) => (document.querySelector(sel)?.innerText || '').trim();
+  const charts = document.querySelector('img.cb-chart-dist')?.closest('.widget-hbox');
+  return !!(text('.cb-explain') || text('.cb-table') || document.querySelector('.cb-call-value')
+            || (charts && getComputedStyle(charts).display !== 'none'));
+})()"""
+
+
+@pytest.mark.parametrize(
+    ("preset", "bad", "message"),
+    [
+        ("modern", "3,x", "whole numbers"),
+        ("strict", "1", "whole number 2..13"),
+        ("modern", "3,4,5,6", "at most three"),
+    ],
+)
+def test_app_keeps_a_refused_calls_before_entry_with_its_error(
+    app_url: str, browser: CDP, preset: str, bad: str, message: str
+) -> None:
+    """A refused entry stays in the box with its red error through "Suggest a call" (pressed
+    twice), and no call, explanation, chart or table appears; corrected, the first press shows
+    everything."""
+    browser.call("Page.enable")
+    browser.call("Page.navigate", url=app_url)
+    browser.wait("document.querySelectorAll('button.cb-card').length === 52", seconds=120)
+    browser.type_into(".cb-hand-text input", "AKT54.K32.Q4.932")
+    browser.wait("document.querySelector('.cb-hand-status').innerText.includes('13 of 13')")
+    if preset != "modern":  # choose it as a person does: the select's option and a change event
+        browser.js(
+            "(() => { const s = document.querySelector('.cb-preset select');"
+            f" s.selectedIndex = [...s.options].findIndex((o) => o.text === {json.dumps(preset)});"
+            " s.dispatchEvent(new Event('change', {bubbles: true})); })()"
+        )
+    browser.click("button.cb-advise")
+    call = browser.wait("document.querySelector('.cb-call').innerText.trim()", seconds=120)
+    if not call.startswith("Call "):
+        pytest.skip(f"no forecast source: {call}")
+    assert preset in call
+    browser.wait(RESULT_SHOWN)
+
+    browser.type_into(".cb-earlier input", bad)
+    error = browser.wait(
+        f"(() => {{ const t = document.querySelector('.cb-call').innerText;"
+        f" return t.includes({json.dumps(message)}) && t; }})()"
+    )
+    assert "calls before" in error
+    for _press in range(2):
+        browser.click("button.cb-advise")
+        browser.wait(
+            "document.querySelector('.cb-call').innerText.includes('correct or clear them')"
+        )
+        time.sleep(1.0)  # let any (wrong) late result arrive before looking
+        assert browser.js("document.querySelector('.cb-earlier input').value") == bad
+        text = browser.js("document.querySelector('.cb-call').innerText")
+        assert message in text and "correct or clear them" in text, text
+        colour = browser.js("getComputedStyle(document.querySelector('.cb-call span')).color")
+        assert colour == "rgb(192, 57, 43)", colour  # red
+        assert browser.js(RESULT_SHOWN) is False
+    if bad == "3,x":
+        browser.screenshot("browser_call_advisor_refused_calls.png")
+
+    browser.type_into(".cb-earlier input", "3,4")
+    browser.wait("document.querySelector('.cb-seat select').value.startsWith('seat 2')")
+    browser.wait("document.querySelector('.cb-call').innerText.trim() === ''")
+    browser.click("button.cb-advise")
+    after = browser.wait(
+        "(() => { const e = document.querySelector('.cb-call .cb-call-value');"
+        " return e && e.innerText; })()",
+        seconds=60,
+    )
+    assert "seat 2" in after
+    browser.wait("document.querySelector('.cb-explain').innerText.includes('scores best')")
+    browser.wait("document.querySelectorAll('.cb-call-table tr').length > 1")

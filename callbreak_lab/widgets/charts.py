@@ -34,7 +34,7 @@ BLUE = "#2f6db5"
 ORANGE = "#e08a1e"
 GREY = "#9aa5b1"
 #: default chart size in inches
-WIDTH, HEIGHT = 4.6, 2.6
+WIDTH, HEIGHT = 5.0, 3.0
 #: CSS pixels per inch of figure on the page
 SCREEN_DPI = 80
 #: image pixels per CSS pixel
@@ -124,7 +124,7 @@ def trick_distribution_figure(
         loc="lower left",
         bbox_to_anchor=(0.0, 1.0),
         ncol=2,
-        fontsize=7,
+        fontsize=8,
         frameon=False,
         borderaxespad=0.2,
         handlelength=1.5,

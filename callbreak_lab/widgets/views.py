@@ -319,8 +319,8 @@ class CallAdvisorView:
         set_if_changed(
             self.table,
             "value",
-            f'<table class="cb-call-table" style="font-size:12px"><caption style="'
-            f'text-align:left;color:#666">{caption}</caption><tr><th>call</th>'
+            f'<div style="font-size:12px;color:#666">{caption}</div>'
+            '<table class="cb-call-table" style="font-size:12px"><tr><th>call</th>'
             f"<th>P(made)</th><th>expected score</th></tr>{rows}</table>",
         )
         self.all_calls.layout.display = "flex" if n_calls > self.TOP_CALLS else "none"
