@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from callbreak_lab import Card, Deal, Hand, RulesError, Ruleset
 from callbreak_lab.bidding.calls import best_call
-from callbreak_lab.game import play_out, random_player
+from callbreak_lab.game import Position, play_out, random_player
 from callbreak_lab.widgets.backend import Forecast, SourceUnavailable, forecast_from_dist
 from callbreak_lab.widgets.controllers import (
     CallAdvisor,
@@ -32,8 +33,6 @@ def random_play_forecast(hand: Hand, seat: int, rules: Ruleset, n: int = 24, see
     rng = np.random.default_rng(seed)
     for i in range(n):
         deal = Deal.random_with({seat: hand}, seed=rng)
-        from callbreak_lab.game import Position
-
         end = play_out(Position(deal, rules), random_player(rng))
         counts[end.tricks_won[seat]] += 1
         if progress is not None:
@@ -452,6 +451,36 @@ def test_trick_chart_legend_stays_clear_of_the_bars() -> None:
     assert bars and not any(legend.overlaps(b) for b in bars)
     assert legend.y0 >= ax.get_window_extent().y1 - 1  # above the plot
     assert fig.bbox.contains(legend.x1 - 1, legend.y1 - 1)  # and inside the picture
+
+
+def test_trainer_verdict_names_each_expected_score_and_its_chart_is_not_stretched() -> None:
+    from callbreak_lab.widgets import charts
+    from callbreak_lab.widgets.play_controllers import CallingTrainer
+
+    def tricks_of(deal: Deal, rules: Ruleset) -> list[int]:
+        return list(play_out(Position(deal, rules), random_player(0)).tricks_won)
+
+    t = CallingTrainer(seed=2, forecaster=random_play_forecast, tricks_of=tricks_of)
+    assert t.current is not None
+    best = random_play_forecast(t.current.hand, t.current.seat, t.rules).call
+    mine = best + 1 if best < 13 else best - 1
+    assert t.answer(mine) is not None
+    verdict = t.verdict()
+    assert re.search(
+        rf"the expected scores are -?[\d.]+ points for your call of {mine} and -?[\d.]+ points "
+        rf"for the model's call of {best}\.$",
+        verdict,
+    ), verdict
+    t.new_hand()
+    same = random_play_forecast(t.current.hand, t.current.seat, t.rules).call  # type: ignore[union-attr]
+    t.answer(same)
+    assert re.search(rf"a call of {same} scores -?[\d.]+ points\.$", t.verdict()), t.verdict()
+    from callbreak_lab.widgets.play_views import CallingTrainerView
+
+    v = CallingTrainerView(t)
+    w, h = charts.css_size()
+    assert (v.chart.layout.width, v.chart.layout.height) == (f"{w}px", f"{h}px")
+    assert v.chart.layout.align_self == "flex-start"  # the trainer's VBox must not stretch it
 
 
 def test_notebook_01_says_how_many_layouts_the_simulation_deals() -> None:

@@ -341,8 +341,13 @@ class CallingTrainer(Observable):
             f"You called {mine}, the model calls {best}. In this deal seat {r.seat} takes "
             f"{r.tricks} trick(s) in the play-out: your call scores "
             f"{format_tenths(self.score_of(r, mine))}, the model's "
-            f"{format_tenths(self.score_of(r, best))}. On average (over the forecast) "
-            f"{mine} is worth {format_tenths(round(self.expected_of(r, mine)))} and {best} "
-            f"{format_tenths(round(self.expected_of(r, best)))}."
+            f"{format_tenths(self.score_of(r, best))}. "
         )
-        return line
+        mean_mine = format_tenths(round(self.expected_of(r, mine)))
+        if mine == best:
+            return line + f"Averaged over the forecast, a call of {mine} scores {mean_mine} points."
+        mean_best = format_tenths(round(self.expected_of(r, best)))
+        return line + (
+            f"Averaged over the forecast, the expected scores are {mean_mine} points for your "
+            f"call of {mine} and {mean_best} points for the model's call of {best}."
+        )

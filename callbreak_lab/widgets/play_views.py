@@ -13,6 +13,7 @@ from callbreak_lab.svg import PLAYED, table_svg
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 from callbreak_lab.widgets.views import (
+    chart_image,
     error_html,
     make_button,
     make_html,
@@ -192,7 +193,7 @@ class CallingTrainerView:
         )
         self.next = make_button("next hand", "cb-next-hand", on_click=c.new_hand)
         self.result = make_html("cb-trainer-result")
-        self.chart = with_classes(W.Image(format="png"), "cb-chart", "cb-trainer-chart")
+        self.chart = chart_image("cb-trainer-chart")  # its CSS size: never stretched
         self.chart.layout.display = "none"
         self.score = make_html("cb-trainer-score")
         self.widget = with_classes(
