@@ -78,6 +78,11 @@ def _build(spec: PlayerSpec, rules: Ruleset, budget_ms: int | None) -> Any:
     return spec()
 
 
+def _remote_task(*args: Any) -> list[dict[str, Any]]:
+    """``_play_task`` in a worker process: the boards as plain data (hands do not pickle)."""
+    return [b.to_dict() for b in _play_task(*args)]
+
+
 def _play_task(
     specs: Sequence[PlayerSpec],
     labels: Sequence[str],
@@ -402,11 +407,11 @@ def run(
 
             with parallel_results(backend, jobs, client, address) as par:
                 calls = (
-                    delayed(_play_task)(specs, labels, r, seed, first, count, rotation, budget_ms)
+                    delayed(_remote_task)(specs, labels, r, seed, first, count, rotation, budget_ms)
                     for first, count, rotation in tasks
                 )
-                for boards in par(calls):
-                    take(boards)
+                for data in par(calls):
+                    take([Board.from_dict(d) for d in data])
     finally:
         bar.close()
     found.sort(key=lambda b: (b.deal_index, b.rotation))
