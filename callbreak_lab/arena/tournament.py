@@ -23,6 +23,7 @@ this process.
 from __future__ import annotations
 
 import dataclasses
+import html
 import math
 import re
 import time
@@ -232,6 +233,13 @@ class Report:
 
     def __str__(self) -> str:
         return self.text()
+
+    def __repr__(self) -> str:
+        names = ", ".join(p.name for p in self.players)
+        return f"<Report {self.rules.name}: {self.deals} deals, {len(self.boards)} boards; {names}>"
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.text())}</pre>"
 
 
 def _percentile(x: list[float], q: float) -> float:
