@@ -176,6 +176,19 @@ def test_a_late_or_silent_bot_is_faulted() -> None:
     assert report.player("slow").faults == 4
 
 
+def test_a_bot_that_is_not_there_is_faulted_quickly() -> None:
+    from callbreak_lab.arena.protocol import HttpPlayer
+
+    def absent() -> HttpPlayer:
+        return HttpPlayer(f"http:127.0.0.1:{_free_port()}", "online", 100, wait_s=0.3)
+
+    report = arena.run([absent, "simple", "simple", "simple"], "online", 1, progress=False)
+    faults = [f for b in report.boards for f in b.faults]
+    assert len(faults) == 4 * 14 and {f.kind for f in faults} == {"exception"}
+    assert "ConnectionError" in faults[0].message
+    assert report.seconds < 10 and all(b.position().is_over for b in report.boards)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -106,10 +106,17 @@ def play_body(view: SeatView, budget_ms: int) -> dict[str, Any]:
 
 
 class HttpPlayer:
-    """A Bhoos protocol bot at ``spec`` (``http:HOST:PORT`` or a URL). ``last_request`` and
-    ``last_answer`` keep the latest exchange for the referee's fault log."""
+    """A Bhoos protocol bot at ``spec`` (``http:HOST:PORT`` or a URL). Before its first request
+    it polls ``/hi`` for up to ``wait_s`` seconds. ``last_request`` and ``last_answer`` keep the
+    latest exchange for the referee's fault log."""
 
-    def __init__(self, spec: str, rules: Ruleset | str, budget_ms: int | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        rules: Ruleset | str,
+        budget_ms: int | None = None,
+        wait_s: float = 30.0,
+    ) -> None:
         r = Ruleset.coerce(rules)
         if r != PRESETS["online"]:
             raise UsageError(f"protocol bots play the online preset; {spec} cannot play {r.name}")
@@ -122,7 +129,8 @@ class HttpPlayer:
         self.time_limit_ms = self.budget_ms
         self.last_request: dict[str, Any] | None = None
         self.last_answer: str | None = None
-        self._ready = False
+        self.wait_s = float(wait_s)
+        self._polled = False
 
     def _send(self, path: str, body: dict[str, Any] | None) -> str:
         data = None if body is None else json.dumps(body).encode()
@@ -146,13 +154,13 @@ class HttpPlayer:
                 raise TimeoutError(f"{path}: no answer within {timeout:.1f} s") from None
             raise ConnectionError(f"{path}: {e.reason}") from None
 
-    def ready(self, wait_s: float = 30.0) -> None:
-        """Poll ``GET /hi`` until the bot answers (a ConnectionError after ``wait_s``)."""
-        deadline = time.monotonic() + wait_s
+    def ready(self, wait_s: float | None = None) -> None:
+        """Poll ``GET /hi`` until the bot answers (a ConnectionError after ``wait_s``, by
+        default the player's ``wait_s``)."""
+        deadline = time.monotonic() + (self.wait_s if wait_s is None else wait_s)
         while True:
             try:
                 self._send("/hi", None)
-                self._ready = True
                 return
             except (ConnectionError, TimeoutError) as e:
                 if time.monotonic() > deadline:
@@ -160,7 +168,8 @@ class HttpPlayer:
                 time.sleep(0.2)
 
     def _value(self, path: str, body: dict[str, Any]) -> Any:
-        if not self._ready:
+        if not self._polled:  # once: a bot that never answers fails every request quickly
+            self._polled = True
             self.ready()
         self.last_request = {"path": path, "body": body}
         self.last_answer = None
