@@ -261,7 +261,7 @@ def estimate_of(root: Root, seat: int) -> int:
 
 def _child_job(
     root: Root, card: int, seat: int, eng: Engine, lo: int, hi: int, guess: int | None = None
-) -> tuple[int, Any]:
+) -> tuple[int, Job | None]:
     """(tricks ``seat`` wins by the trick ``card`` completes, the search for its value of the
     remaining ones after ``card``; None: none left). ``lo``..``hi``: bounds on the root's
     value; the mover's children are worth at most ``hi`` when it is ``seat`` (it maximises),
