@@ -142,6 +142,11 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
         assert Path(report.files[key]).read_bytes()[:8] == PNG
     saved = json.loads(Path(report.files["json"]).read_text())
     assert saved["playout_table"][0]["name"] == "model"
+    # the record names its plots beside it, not by this machine's absolute path
+    here = Path(report.files["json"]).parent
+    for key in ("calibration_png", "learning_curve_png"):
+        assert not Path(saved["files"][key]).is_absolute()
+        assert (here / saved["files"][key]).read_bytes()[:8] == PNG
     text = report.format()
     for heading in ("Outcome = play-out tricks", "guaranteed tricks", "log loss", "learning"):
         assert heading in text

@@ -409,7 +409,9 @@ class BidModel(ClassifierMixin, BaseEstimator):
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "playout_")
 
-    def _check_fitted(self) -> None:
+    def check_fitted(self) -> None:
+        """Raise ``ModelNotFittedError`` (a ``ModelError`` and sklearn's ``NotFittedError``)
+        unless the model is fitted."""
         try:
             check_is_fitted(self)
         except NotFittedError:
@@ -430,7 +432,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
         (``calls_known`` 1); the other rows, and every row of an unconditioned model, get the
         forecast from the hand alone.
         """
-        self._check_fitted()
+        self.check_fitted()
         x_in = self._check_X(X)
         return self._playout_proba(x_in, self._features(x_in))
 
@@ -457,7 +459,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
     def predict_both(self, X: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """``(predict_proba(X), predict_floor_proba(X))`` with the features computed once
         (what one interactive request needs)."""
-        self._check_fitted()
+        self.check_fitted()
         floor = self._floor_head()
         x_in = self._check_X(X)
         x = self._features(x_in)
@@ -466,7 +468,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
     def predict_floor_proba(self, X: npt.ArrayLike) -> np.ndarray:
         """``(n, 14)`` distribution of each hand's guaranteed (double-dummy) tricks: the floor.
         Needs a model fitted with the floor column in ``y``; the earlier calls are not used."""
-        self._check_fitted()
+        self.check_fitted()
         floor = self._floor_head()
         return floor.proba(self._features(self._check_X(X)))
 

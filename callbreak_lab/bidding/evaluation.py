@@ -605,7 +605,11 @@ def evaluate_model(
                 )
             )  # fmt: skip
         json_path = out / f"evaluation-{tag}.json"
+        record = report.to_dict()
+        # the plots sit beside the JSON: name them relative to it, so the record stays true
+        # wherever the folder is copied
+        record["files"] = {k: Path(v).name for k, v in report.files.items()}
         with atomic_open(json_path) as f:
-            f.write((json.dumps(report.to_dict(), indent=2) + "\n").encode())
+            f.write((json.dumps(record, indent=2) + "\n").encode())
         report.files["json"] = str(json_path)
     return report

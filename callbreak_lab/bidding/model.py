@@ -148,7 +148,7 @@ def save_model(
     import joblib
     import sklearn
 
-    model._check_fitted()
+    model.check_fitted()
     model_path, card_path = model_paths(model.profile, models_dir)
     with atomic_open(model_path, ".joblib") as f:
         joblib.dump(model, f, compress=3)

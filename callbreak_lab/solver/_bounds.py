@@ -32,8 +32,7 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
     marks are those of the terms added: the count then answers the question with shallower
     marks, and it is still a bound wherever those marks agree, because every term is at least 0,
     so it never exceeds the full count there. The same for each enemy's count against
-    ``hi_stop``. Every seat-solve of ``Deal.random(12..49)`` x modern/online/home 111.5 ->
-    102.6 M nodes (home 32.3 -> 27.7 M)."""
+    ``hi_stop``."""
     lb = 0
     lmark = 0
     if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
@@ -482,13 +481,9 @@ def first_guess(hands, leader, target, left, lb, ub, fl, buf):
 
     A probe at the value and one just above it cost about the same, but the estimate errs by
     about a trick either way (rms 0.8-0.9), and a wrong probe below the value costs a whole
-    proof in a hard solve: over 400 modern and 400 home seat-solves with the value known
-    beforehand, starting at the value or one above it would save 7-9 % of the nodes and
-    13-20 % at the median; this estimate plus 1.5 saves 9-10 % at the median for the same
-    total (against the estimate it replaced, session 5's seven features plus about 2, one
-    thread, table cleared per solve: modern ``Deal.random(0..99)`` median 50.8 -> 46.4 K nodes,
-    total 110.7 -> 111.2 M; home 30.8 -> 28.0 K, 85.3 -> 82.2 M; online 0..59 34.4 -> 31.9 K;
-    strict 23.5 -> 23.1 K; ``scripts/fit_first_guess.py``)."""
+    proof in a hard solve, so the estimate leans high (coefficients from
+    ``scripts/fit_first_guess.py``; measurements: benchmarks/HISTORY.md, "Solver constants and
+    layouts")."""
     guess_features(hands, leader, target, left, lb, ub, buf)
     est = GUESS_SHIFT
     for i in range(N_GUESS_FEATURES):

@@ -56,9 +56,8 @@ def _invalidate_stale_cache() -> None:
 
     numba keys a cached function on its own file only, so a caller compiled with an older callee
     from another module would be loaded stale. A digest of all kernel sources guards against it,
-    in whichever directory numba caches them (before session 15 only ``__pycache__`` was
-    checked, so with ``NUMBA_CACHE_DIR`` set, or on a read-only install, a stale search could be
-    loaded after an upgrade).
+    in whichever directory numba caches them (``__pycache__``, ``NUMBA_CACHE_DIR``, or the
+    user cache directory of a read-only install).
     """
     here = Path(__file__).parent
     try:

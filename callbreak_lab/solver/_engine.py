@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from callbreak_lab.errors import UsageError
+
 from ._consts import N_STATS, OPT_REVERSE, POP, default_opts
 from ._moves import beats
 from ._search import Problem, Run, new_workspace, probe
@@ -84,9 +86,9 @@ class Engine:
         hard solves end sooner (1 when numba's JIT is off: plain Python would only share one
         interpreter)."""
         if max_fill is not None and not 0.0 < max_fill <= 1.0:
-            raise ValueError(f"max_fill must be in (0, 1] or None, got {max_fill!r}")
+            raise UsageError(f"max_fill must be in (0, 1] or None, got {max_fill!r}")
         if threads not in (1, 2):
-            raise ValueError(f"threads must be 1 or 2, got {threads!r}")
+            raise UsageError(f"threads must be 1 or 2, got {threads!r}")
         self.table = new_table(log2_slots)
         self.max_fill = max_fill
         self.clears = 0  # times the table was emptied to make room
@@ -179,17 +181,9 @@ class Engine:
         one's positions. Checked only after enough stores to reach the limit could have
         happened (a store may also update an entry, so the count is an upper bound). The check
         and the clear cost well under a millisecond (2 MB of fingerprints, 8 MB of generations).
-
-        Measured with ``SPILL`` 32, one core each at the same time, ``benchmarks/solver.py
-        --deals 200`` against the same code with 4-bucket chains and no emptying: p99 of a
-        seat-solve modern 2.97 -> 2.51 s, strict 1.79 -> 1.43, home 1.75 -> 1.41, online
-        2.19 -> 2.41 (noise), worst home 25.9 -> 8.1 s.
-
-        The limit was half the table until session 21; a quarter is better: every seat-solve of
-        the benchmark's 200 modern deals in one engine with its helper thread, p99 0.94-1.06 ->
-        0.66-0.71 s, all 800 together 60.6-61.3 -> 48.8-49.9 s (a tenth: p99 0.77 s, 49.8 s; a
-        table twice the size at half: 0.97 s, 61.3 s). A hard proof stores up to a million
-        entries, and one that starts in a table already half full ends in full chains."""
+        The limit is a quarter of the table: a hard proof stores up to a million entries, and
+        one that starts in a table already half full ends in full chains (measurements:
+        benchmarks/HISTORY.md, "Solver constants and layouts")."""
         if self.max_fill is None:
             return
         nslots = self.table.gens.shape[0]

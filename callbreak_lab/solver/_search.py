@@ -289,9 +289,8 @@ def probe(hands, problem, k, ws, table, run):
                 # must-follow rules, so it errs towards "can"): the trick's winner is fixed; stop
                 # when that alone settles the question, or (with the sure-trick bounds) that and
                 # the target's spade margin after the trick, instead of trying every card still
-                # to come (the next trick's bounds would stop each of them; six of the slowest
-                # lines of ``benchmarks/lines.py``, one thread: 53.2 -> 50.6 M nodes, the time
-                # about equal: the check costs what it saves). The result relied on the winning
+                # to come (the next trick's bounds would stop each of them; the check costs about
+                # what it saves in time and saves nodes). The result relied on the winning
                 # card's rank (marked as at a completed trick).
                 led, best, wo = trick_info(tc, ts, pos)
                 fixed = True
@@ -458,9 +457,8 @@ def solve_root(hands, problem, lo, hi, guess, ws, table, run):
     ban_root = problem.ban
     opts = run.opts
     pl = ws.pl
-    # killers left by an earlier solve (another seat or deal) mislead more often than not: over
-    # 216 seat-solves, starting without them and with the estimate kept the nodes (257.2 M ->
-    # 257.0 M) and cut the median 220 K -> 166 K
+    # killers left by an earlier solve (another seat or deal) mislead more often than not, so
+    # each solve starts without them (benchmarks/HISTORY.md, "Solver constants and layouts")
     pl[:, F_KILL] = 0
     pl[:, F_KILL2] = 0
     use_bounds = opts[OPT_QUICK] and ban_root == 0  # the bounds assume a free lead

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from callbreak_lab.errors import UsageError
+
 from ._consts import (
     N_STATS,
     ST_CUTS,
@@ -32,7 +34,7 @@ class Counters:
 
     def __init__(self, array: np.ndarray) -> None:
         if array.shape != (N_STATS,):
-            raise ValueError(f"a stats array has {N_STATS} counters, got shape {array.shape}")
+            raise UsageError(f"a stats array has {N_STATS} counters, got shape {array.shape}")
         self.array = array
 
     def __add__(self, other: Counters) -> Counters:

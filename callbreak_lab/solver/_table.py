@@ -36,10 +36,8 @@ A lookup that misses scans its whole bucket chain (up to ``WAYS * SPILL`` slots 
 is full, as it is in any long run), and nearly every slot there holds another group. So the scan
 tests the fingerprint bytes eight at a time (SWAR: one word compare per eight slots) and reads a
 key only where the byte matches. Keys and info are stored one row per field (``keys[:, i]``) so
-the victim scan of a full chain and the key checks read contiguous memory. Measured with a full
-table (one engine through many solves, as in the benchmark and data generation; same nodes):
-modern ``Deal.random(4)`` seat 0 after 120 other solves 1.17 -> 1.04 s (0.7 s in a fresh table:
-the rest is memory latency), ``Deal.random(100..109)`` x modern/home 77.1 -> 69.3 s.
+the victim scan of a full chain and the key checks read contiguous memory (measurements:
+benchmarks/HISTORY.md, "Solver constants and layouts").
 """
 
 from __future__ import annotations
@@ -53,34 +51,24 @@ from ._consts import HI, POP, kernel
 WAYS = 128
 #: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...).
 #: Every entry of a group lives in its chain, and a hard proof can hold thousands of entries of
-#: one group (the same suit lengths and top cards, different deep patterns): with 4 buckets such
-#: chains filled and evicted their own entries, which the search then proved again. Home
-#: ``Deal.random(175)`` seat 2, ">= 3" in a fresh table: 33.4 M nodes with 4 buckets, 13.1 M
-#: with 16, 10.9 M with 32, 9.8 M with 64 (longer scans cost more per lookup); every seat-solve
-#: of ``Deal.random(150..199)`` x home/strict 144.5 -> 121.8 M nodes with 16 (home's worst
-#: 33.5 -> 13.2 M), typical solves unchanged (their chains never fill). ``Engine`` empties the
-#: table once a quarter of it is taken, so long runs do not scan full chains.
+#: one group (the same suit lengths and top cards, different deep patterns): short chains fill
+#: and evict their own entries, which the search then proves again; longer scans cost more per
+#: lookup, and 32 balances the two (benchmarks/HISTORY.md, "Solver constants and layouts").
+#: ``Engine`` empties the table once a quarter of it is taken, so long runs do not scan full
+#: chains.
 SPILL = 32
 #: The owners of the top ``TOPK`` cards of each suit always belong to an entry's pattern, so they
 #: can be hashed (a suit with fewer live cards: all of them). Coarser keys let partition entries
-#: answer more positions but crowd more entries into one bucket chain. Sessions 3-11 settled on
-#: 3 cards with more than 6 tricks left, 2 down to 4, then 1, when a hit still passed the key's
-#: cards up as relevant. Once hits passed up only the relevant ranks, 1 everywhere was better:
-#: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 62.3 -> 40.0 M nodes,
-#: ``30..49`` 99.4 -> 71.5 M, one engine through ``100..111`` with play-outs 69.4 -> 39.4 M
-#: (CPU 26 -> 13 s); 2 everywhere 52.9 M and 0 (the length word alone) 46.0 M on 12..29, the
-#: latter with full chains on the hard deals (modern worst solve 2.6 -> 8.5 M).
+#: answer more positions but crowd more entries into one bucket chain; since a hit passes up
+#: only the relevant ranks, one card per suit searches the fewest nodes (benchmarks/HISTORY.md,
+#: "Solver constants and layouts").
 TOPK = 1
 #: A second hashing level. An entry whose pattern holds the top ``DEEP`` cards of every suit (all
 #: of a shorter suit) is filed under a hash of those owners instead of the top ``TOPK``; a lookup
 #: that the ``TOPK`` chain cannot answer scans the ``DEEP`` chain too. A hard proof stores
-#: thousands of entries of one ``TOPK`` group (home ``Deal.random(175)`` seat 2, ">= 3": chains
-#: of 4,000, 285 same-group entries read per lookup, 42 % of the solve's time in ``tt_lookup``);
-#: most of them are deep in every suit, and the second level spreads them over many chains.
-#: That probe 8.6-12.7 -> 5.0-5.1 s (10.7 -> 9.7 M nodes: fewer full chains); every seat-solve of
-#: ``Deal.random(150..199)`` x home 29.4-31.9 -> 22.9-25.6 s CPU (63.0 -> 61.6 M nodes); typical
-#: solves (``12..49`` x modern/online/home) -1.5 % nodes, time within noise. ``DEEP`` 3: 61.7 M
-#: nodes, slower; a third level (2 and 4, or 2 and 3): same nodes, no faster.
+#: thousands of entries of one ``TOPK`` group, with hundreds read per lookup; most of them are
+#: deep in every suit, and the second level spreads them over many chains (benchmarks/HISTORY.md,
+#: "Solver constants and layouts").
 DEEP = 2
 _M30 = (1 << 30) - 1
 _M26 = (1 << 26) - 1
@@ -153,7 +141,7 @@ def suit_codes(hands, codes):
 def codes_after_trick(hands, tc, ts, before, codes):
     """``codes`` (as ``suit_codes`` gives them) after the trick ``tc[ts:ts + 4]`` from the codes
     ``before`` it: each card's two bits are cut out at its place among its suit's live cards,
-    instead of walking every live card again (the walk was 8-10 % of a hard solve)."""
+    instead of walking every live card again (a hot spot of hard solves)."""
     for s in range(4):
         codes[s] = before[s]
     for j in range(4):

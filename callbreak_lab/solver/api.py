@@ -292,7 +292,8 @@ def values_of(
     searched within it. With two threads and at least ``Engine.children_first_left`` tricks
     left the children are searched at once instead, each from the root's estimate: the root's
     value is their best, so the children need the same probes, and the pool shares all of the
-    work out where the helper only joined the root's proof (`benchmarks/RESULTS.md`)."""
+    work out where the helper only joined the root's proof (benchmarks/HISTORY.md, "Solver
+    constants and layouts")."""
     eng = eng or engine()
     if root.left == 0:
         return {}

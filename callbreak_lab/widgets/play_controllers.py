@@ -258,7 +258,7 @@ class CallingTrainer(Observable):
                 self.message = ""
                 self._changed()
                 return self.current
-        raise RuntimeError(f"no hand with focus {self.focus!r} in {max_tries} deals")
+        raise UsageError(f"no hand with focus {self.focus!r} in {max_tries} deals")
 
     def answer(self, call: int | str) -> Round | None:
         """Take the person's call for the current hand and work out how it compares."""
