@@ -56,6 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> Output:
 
     from callbreak_lab.service import Settings, create_app
     from callbreak_lab.service.limits import MAX_WORKERS
+    from callbreak_lab.service.server import PROTOCOL
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be 1..65535, got {args.port}")
@@ -78,6 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> Output:
             port=args.port,
             log_level=args.log_level,
             access_log=args.access_log,
+            http=PROTOCOL,
         )
     else:
         # several processes import the app themselves: hand the settings over by environment
@@ -90,6 +92,7 @@ def cmd_serve(args: argparse.Namespace) -> Output:
             log_level=args.log_level,
             access_log=args.access_log,
             workers=args.http_workers,
+            http=PROTOCOL,
         )
     return Output("server stopped", {"host": args.host, "port": args.port})
 

@@ -68,7 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     application.state.service = svc
     # the lean evaluate path sits inside the body cap (middleware added later wraps it)
     application.add_middleware(EvaluateFastPath, service=svc)
-    application.add_middleware(BodyLimitMiddleware, limit=cfg.max_body_bytes)
+    application.add_middleware(
+        BodyLimitMiddleware, limit=cfg.max_body_bytes, body_timeout=cfg.body_timeout
+    )
 
     @application.exception_handler(FieldError)
     async def _field_error(_: Request, exc: FieldError) -> JSONResponse:

@@ -1,10 +1,13 @@
 """The Bhoos tournament bot endpoints: ``GET /hi``, ``POST /bid``, ``POST /play``.
 
-``/play`` answers within the request's ``timeBudget`` (ms, default 1000): it computes a cheap
-legal card first, then lets a worker process sample layouts consistent with the table and solve
-them double-dummy for a part of the remaining budget (``Settings.bot_budget_fraction`` of it,
-after ``Settings.bot_margin_ms`` kept back). If the search is late (the worker is killed at the
-hard deadline), every worker is busy, or anything goes wrong in it, the cheap card is answered.
+``/play`` answers within the request's ``timeBudget`` (ms, default 1000), counted from the
+request's arrival (``scope["state"]["arrival"]``, set when its first bytes are parsed), so time
+spent waiting for the event loop or a worker is not lost: it computes a cheap legal card first,
+then lets a worker process sample layouts consistent with the table and solve them double-dummy
+for a part of the remaining budget (``Settings.bot_budget_fraction`` of it, after
+``Settings.bot_margin_ms`` kept back, and never over ``Settings.bot_max_search_ms``). If the
+search is late (the worker is killed at the hard deadline), every worker is busy, or anything
+goes wrong in it, the cheap card is answered.
 The answer is always a card of ``cards`` that is legal under the ``online`` preset, written
 exactly as the request wrote it.
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 
 from callbreak_lab import bhoos
 from callbreak_lab.bidding import calls
@@ -22,7 +25,7 @@ from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
-from callbreak_lab.service.common import ERRORS, Service
+from callbreak_lab.service.common import ERRORS, Service, client_of
 from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["BID_RULES", "register"]
@@ -79,10 +82,11 @@ def register(app: FastAPI, svc: Service) -> None:
         return s.BidResponse(value=max(1, min(8, int(call))))
 
     @app.post("/play", response_model=s.PlayResponse, responses=ERRORS, tags=["bot"])
-    async def play(req: s.PlayRequest, response: Response) -> s.PlayResponse:
+    async def play(req: s.PlayRequest, request: Request, response: Response) -> s.PlayResponse:
         """Our card: the best average double-dummy value over layouts consistent with the play
-        so far, within ``timeBudget``; a cheap legal card when time runs short."""
-        t0 = time.monotonic()
+        so far, within ``timeBudget`` from the request's arrival; a cheap legal card when time
+        runs short."""
+        t0 = request.scope.get("state", {}).get("arrival", time.monotonic())
         cfg = svc.settings
         budget_ms = cfg.default_time_budget_ms if req.timeBudget is None else req.timeBudget
         state = read_play(req.model_dump())
@@ -92,6 +96,7 @@ def register(app: FastAPI, svc: Service) -> None:
         if how == "heuristic" and 52 - len(state.record) > cfg.bot_search_max_cards:
             how = "heuristic (early trick)"
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
+        remaining = min(remaining, cfg.bot_max_search_ms / 1000)
         if how == "heuristic" and remaining > _MIN_SEARCH:
             left = 52 - len(state.record)
             job = {
@@ -107,6 +112,8 @@ def register(app: FastAPI, svc: Service) -> None:
                     budget_key="budget",
                     budget_fraction=cfg.bot_budget_fraction,
                     min_budget=_MIN_SEARCH,
+                    kind="bot",
+                    client=client_of(request),
                 )
             except (JobTimeout, JobError) as e:
                 how = f"heuristic ({type(e).__name__})"
@@ -121,4 +128,6 @@ def register(app: FastAPI, svc: Service) -> None:
                 else:
                     how = "heuristic (no layout solved in time)"
         response.headers["x-callbreak-choice"] = how
+        # milliseconds from the request's arrival to the answer (before it is written)
+        response.headers["x-callbreak-elapsed-ms"] = f"{(time.monotonic() - t0) * 1000:.1f}"
         return s.PlayResponse(value=state.token(card))

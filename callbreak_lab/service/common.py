@@ -24,6 +24,7 @@ __all__ = [
     "ERRORS",
     "FieldError",
     "Service",
+    "client_of",
     "evaluate_hand",
     "parse_calls",
     "parse_hand13",
@@ -34,7 +35,9 @@ __all__ = [
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    408: {"model": s.Problem, "description": "the request's body arrived too slowly"},
     413: {"model": s.Problem, "description": "request body too large"},
+    415: {"model": s.Problem, "description": "the body is not sent as application/json"},
     503: {"model": s.Problem, "description": "the time bound was hit (or the server is busy)"},
 }
 
@@ -142,15 +145,29 @@ class Service:
         #: bot search: seconds one layout took (worst seen), by number of cards left in play
         self.bot_timing: dict[int, float] = {}
 
-    async def run(self, job: str, kwargs: dict[str, Any], timeout: float | None = None) -> Any:
-        """A solver job under the solve time bound; JobError(value_error) becomes a 422."""
+    async def run(
+        self,
+        kind: str,
+        job: str,
+        kwargs: dict[str, Any],
+        client: str | None = None,
+        timeout: float | None = None,
+    ) -> Any:
+        """A solver job of class ``kind`` (``pool.KINDS``) for ``client`` under the solve time
+        bound; JobError(value_error) becomes a 422."""
         bound = self.settings.solve_timeout if timeout is None else timeout
         try:
-            return await self.pool.run(job, kwargs, bound)
+            return await self.pool.run(job, kwargs, bound, kind=kind, client=client)
         except JobError as e:
             if e.value_error:
                 raise FieldError("body", str(e)) from None
             raise
+
+
+def client_of(request: Any) -> str:
+    """Who sent a request, for the worker pool's per-client share: the peer's address."""
+    peer = getattr(request, "client", None)
+    return str(peer.host) if peer is not None else "unknown"
 
 
 def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, dict[str, Any]]:

@@ -6,8 +6,10 @@ the bounds tiny and an operator can loosen them, without touching the handlers.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -40,18 +42,35 @@ class Settings:
     solve_timeout: float = 20.0
     #: largest accepted request body in bytes (413 above)
     max_body_bytes: int = 64 * 1024
+    #: seconds a request may take to send its headers (408 and a close after); counted from
+    #: its first byte, or from the connection's opening (``server.py``)
+    header_timeout: float = 5.0
+    #: seconds a request may take to send its body once its headers are in (408 after)
+    body_timeout: float = 10.0
+    #: largest accepted request line plus headers in bytes (431 above)
+    max_header_bytes: int = 16 * 1024
     #: time budget of a bot request that does not send ``timeBudget`` (the protocol's default)
     default_time_budget_ms: int = 1000
     #: part of the bot's time budget kept back for parsing, transport and the reply
     bot_margin_ms: int = 150
     #: the bot never plans to use more than this fraction of the remaining budget for search
     bot_budget_fraction: float = 0.6
+    #: the longest search of one ``/play`` in ms, whatever its ``timeBudget`` (a budget of ten
+    #: minutes must not hold a solver worker for ten minutes)
+    bot_max_search_ms: int = 2000
     #: the bot searches only positions with at most this many cards left in play: a full deal's
     #: double-dummy solve ranges from milliseconds to tens of seconds (heavy tail), so the first
     #: three tricks are played by the cheap rule (measured on this solver, see RESULTS.md)
     bot_search_max_cards: int = 40
-    #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above)
+    #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above); the count that fits
+    #: the time bound may be lower (``monte_carlo_cap``)
     max_monte_carlo: int = 500
+    #: expected worker time of one Monte Carlo sample in ms (a layout's play-out and its
+    #: guaranteed tricks; benchmarks/RESULTS.md, "Service"), for admission
+    monte_carlo_sample_ms: float = 60.0
+    #: share of ``solve_timeout`` a Monte Carlo request may be expected to use (the rest is
+    #: room for the samples' heavy tail)
+    monte_carlo_share: float = 0.5
     #: number of solver worker processes
     workers: int = field(default_factory=_default_workers)
     #: how long start-up waits for the workers to be warm before serving anyway
@@ -75,19 +94,37 @@ class Settings:
             what = f"a whole number >= {low}" if high is None else f"a whole number {low}..{high}"
             need(ok and (high is None or v <= high), name, what)
 
-        for name in ("solve_timeout", "warmup_timeout"):
+        for name in (
+            "solve_timeout",
+            "warmup_timeout",
+            "header_timeout",
+            "body_timeout",
+            "monte_carlo_sample_ms",
+        ):
             v = getattr(self, name)
             ok = isinstance(v, int | float) and not isinstance(v, bool) and v > 0
             need(ok, name, "a positive number of seconds")  # NaN fails v > 0 too
         v = self.bot_budget_fraction
         need(isinstance(v, int | float) and 0 < v <= 1, "bot_budget_fraction", "in (0, 1]")
+        v = self.monte_carlo_share
+        need(isinstance(v, int | float) and 0 < v <= 1, "monte_carlo_share", "in (0, 1]")
         whole("workers", 1, MAX_WORKERS)
         whole("max_body_bytes", 1)
+        whole("max_header_bytes", 256)
+        whole("bot_max_search_ms", 1)
         whole("default_time_budget_ms", 1)
         whole("bot_margin_ms", 0)
         whole("bot_search_max_cards", 0, 52)
         whole("max_monte_carlo", 0)
         whole("seed", 0)
+
+    @property
+    def monte_carlo_cap(self) -> int:
+        """The most Monte Carlo samples one request may ask for: ``max_monte_carlo``, or fewer
+        when that many are not expected to finish within ``monte_carlo_share`` of the time
+        bound."""
+        fits = int(self.solve_timeout * 1000 * self.monte_carlo_share // self.monte_carlo_sample_ms)
+        return max(0, min(self.max_monte_carlo, fits))
 
     @classmethod
     def from_env(cls, prefix: str = "CALLBREAK_SERVICE_") -> Settings:
@@ -120,11 +157,17 @@ def _parse_bool(raw: str) -> bool:
     raise ValueError(raw)
 
 
-def _reject(size_text: str, limit: int) -> tuple[int, bytes]:
-    body = json.dumps(
-        {"detail": f"request body is {size_text}; the limit is {limit} bytes", "limit": limit}
-    ).encode()
-    return 413, body
+def _json_error(status: int, detail: str, **extra: Any) -> tuple[int, bytes]:
+    return status, json.dumps({"detail": detail, **extra}).encode()
+
+
+#: media types a JSON body may be sent as
+_JSON_TYPES = ("application/json",)
+
+
+def _is_json_type(value: bytes) -> bool:
+    media = value.split(b";", 1)[0].strip().lower().decode("latin-1")
+    return media in _JSON_TYPES or (media.startswith("application/") and media.endswith("+json"))
 
 
 def replaying(body: bytes, receive: Receive) -> Receive:
@@ -143,20 +186,28 @@ def replaying(body: bytes, receive: Receive) -> Receive:
 
 
 class BodyLimitMiddleware:
-    """Reject request bodies above ``limit`` bytes with a 413 and a reason.
+    """What every request passes before the application: its arrival time, its content type,
+    its body's size and how long the body takes.
 
-    A declared ``Content-Length`` over the cap is refused before reading; otherwise the body is
-    read (chunked bodies included) and counted, and refused once it passes the cap.
+    * ``scope["state"]["arrival"]``: ``time.monotonic()`` at the latest here (``server.py`` sets
+      it earlier, when the request's first bytes are parsed);
+    * a ``POST`` whose ``Content-Type`` is not JSON (``application/json`` or ``*/*+json``; no
+      header at all is taken as JSON) gets a 415 that names the type it sent;
+    * a declared ``Content-Length`` over ``limit`` bytes is refused before reading; otherwise
+      the body is read (chunked bodies included) and refused once it passes the cap (413);
+    * a body not complete ``body_timeout`` seconds after the headers gets a 408.
     """
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, body_timeout: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        scope.setdefault("state", {}).setdefault("arrival", time.monotonic())
         declared = None
         for key, value in scope.get("headers", []):
             if key == b"content-length":
@@ -164,14 +215,29 @@ class BodyLimitMiddleware:
                     declared = int(value)
                 except ValueError:
                     declared = None
+            elif (
+                key == b"content-type"
+                and scope.get("method") == "POST"
+                and not _is_json_type(value)
+            ):
+                sent = value.decode("latin-1")[:100]
+                detail = f"the request's Content-Type is {sent!r}: send JSON as application/json"
+                await _send(send, *_json_error(415, detail))
+                return
         if declared is not None and declared > self.limit:
             await self._send_413(send, f"{declared} bytes")
             return
         chunks: list[bytes] = []
         size = 0
         more = True
+        deadline = time.monotonic() + self.body_timeout
         while more:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                detail = f"the request's body did not arrive within {self.body_timeout:g} s"
+                await _send(send, *_json_error(408, detail))
+                return
             if message["type"] == "http.disconnect":
                 return
             chunk = message.get("body", b"")
@@ -184,11 +250,16 @@ class BodyLimitMiddleware:
         await self.app(scope, replaying(b"".join(chunks), receive), send)
 
     async def _send_413(self, send: Send, size_text: str) -> None:
-        status, body = _reject(size_text, self.limit)
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        detail = f"request body is {size_text}; the limit is {self.limit} bytes"
+        await _send(send, *_json_error(413, detail, limit=self.limit))
+
+
+async def _send(send: Send, status: int, body: bytes) -> None:
+    """A whole JSON response that closes the connection."""
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

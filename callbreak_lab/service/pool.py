@@ -10,6 +10,14 @@ The pool is driven from the event loop without blocking it: a job is sent down a
 answer is awaited through ``loop.add_reader`` on the pipe's file descriptor. Workers are started
 with the ``spawn`` method (never ``fork`` from a threaded server), import and warm the solver, then
 report ready; only ready workers take jobs.
+
+Shares. Every job has a *kind* (``KINDS``: the bot's ``/play`` searches, ``solve`` for
+``/v1/solve``, ``long`` for lines, reviews and Monte Carlo checks) and a *client* (the peer's
+address). With two workers or more, one kind holds at most ``size - 1`` of them except
+``solve`` (so a worker is always left for the kinds that are not running) and one client at
+most ``size - 1`` (so one client's burst never takes every worker). A freed worker goes to the
+oldest waiting job of the next kind in turn that is within its shares, so no kind starves the
+others while it has work queued.
 """
 
 from __future__ import annotations
@@ -22,9 +30,12 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from callbreak_lab.errors import CallbreakLabError
+from callbreak_lab.errors import CallbreakLabError, UsageError
 
-__all__ = ["JobError", "JobTimeout", "PoolBusy", "WorkerPool"]
+__all__ = ["KINDS", "JobError", "JobTimeout", "PoolBusy", "WorkerPool"]
+
+#: the classes of work, in the order a freed worker looks at them (then in turn)
+KINDS = ("bot", "solve", "long")
 
 
 class JobTimeout(Exception):
@@ -107,6 +118,17 @@ async def _recv(conn: Connection, timeout: float | None) -> tuple[bool, Any]:
     return True, conn.recv()
 
 
+class _Waiter:
+    """A job waiting for a worker."""
+
+    __slots__ = ("client", "fut", "kind")
+
+    def __init__(self, fut: asyncio.Future[_Worker], kind: str, client: str) -> None:
+        self.fut = fut
+        self.kind = kind
+        self.client = client
+
+
 class WorkerPool:
     """``size`` solver worker processes; ``await run(job, kwargs, timeout)`` runs one job."""
 
@@ -114,7 +136,10 @@ class WorkerPool:
         self.size = max(1, int(size))
         self._ctx = mp.get_context("spawn")
         self._idle: collections.deque[_Worker] = collections.deque()
-        self._waiters: collections.deque[asyncio.Future[_Worker]] = collections.deque()
+        self._waiters: list[_Waiter] = []
+        self._held_kind: dict[str, int] = collections.Counter()
+        self._held_client: dict[str, int] = collections.Counter()
+        self._turn = 0  # the kind a freed worker looks at first
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -191,29 +216,73 @@ class WorkerPool:
         return len(self._all)
 
     # --- scheduling ---------------------------------------------------------------------------
-    def _release(self, worker: _Worker) -> None:
-        while self._waiters:
-            fut = self._waiters.popleft()
-            if not fut.done():
-                fut.set_result(worker)
-                return
-        self._idle.append(worker)
+    def kind_cap(self, kind: str) -> int:
+        """The most workers jobs of ``kind`` hold at once."""
+        return self.size if kind == "solve" or self.size == 1 else self.size - 1
 
-    async def _acquire(self, timeout: float) -> _Worker | None:
-        if self._idle:
+    @property
+    def client_cap(self) -> int:
+        """The most workers one client's jobs hold at once."""
+        return max(1, self.size - 1)
+
+    def _fits(self, kind: str, client: str) -> bool:
+        return (
+            self._held_kind[kind] < self.kind_cap(kind)
+            and self._held_client[client] < self.client_cap
+        )
+
+    def _take(self, kind: str, client: str) -> None:
+        self._held_kind[kind] += 1
+        self._held_client[client] += 1
+
+    def _give_back(self, kind: str, client: str) -> None:
+        self._held_kind[kind] -= 1
+        self._held_client[client] -= 1
+
+    def _release(self, worker: _Worker) -> None:
+        """A worker is free (a job ended or a new worker is ready): hand it on."""
+        self._idle.append(worker)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Give idle workers to waiting jobs within their shares, kinds in turn."""
+        self._waiters = [w for w in self._waiters if not w.fut.done()]
+        while self._idle and self._waiters:
+            chosen = None
+            for i in range(len(KINDS)):
+                kind = KINDS[(self._turn + i) % len(KINDS)]
+                chosen = next(
+                    (w for w in self._waiters if w.kind == kind and self._fits(kind, w.client)),
+                    None,
+                )
+                if chosen is not None:
+                    self._turn = (KINDS.index(kind) + 1) % len(KINDS)
+                    break
+            if chosen is None:
+                return
+            self._waiters.remove(chosen)
+            self._take(chosen.kind, chosen.client)
+            chosen.fut.set_result(self._idle.popleft())
+
+    async def _acquire(self, timeout: float, kind: str, client: str) -> _Worker | None:
+        if self._idle and self._fits(kind, client) and not self._waiters:
+            self._take(kind, client)
             return self._idle.popleft()
         fut: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._waiters.append(fut)
+        self._waiters.append(_Waiter(fut, kind, client))
+        self._dispatch()
         try:
             await asyncio.wait({fut}, timeout=max(0.0, timeout))
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
+                self._give_back(kind, client)
                 self._release(fut.result())
             fut.cancel()
             raise
         if fut.done():
             return fut.result()
         fut.cancel()
+        self._dispatch()  # its place may have blocked nobody, but keep the queue clean
         return None
 
     async def run(
@@ -224,16 +293,22 @@ class WorkerPool:
         budget_key: str | None = None,
         budget_fraction: float = 1.0,
         min_budget: float = 0.0,
+        kind: str = "solve",
+        client: str | None = None,
     ) -> Any:
         """Run ``jobs.<job>(**kwargs)`` in a worker within ``timeout`` seconds (queueing
-        included). Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError.
+        included), as work of ``kind`` for ``client`` (the shares in the module docstring).
+        Raises PoolBusy, JobTimeout (the worker is killed and replaced) or JobError.
 
         With ``budget_key``, the job gets ``kwargs[budget_key]`` = ``budget_fraction`` of the
         time left once a worker is free (its own soft deadline), and is not started at all
         (PoolBusy) when that is under ``min_budget`` seconds."""
+        if kind not in KINDS:
+            raise UsageError(f"unknown kind of job {kind!r} (one of {', '.join(KINDS)})")
+        who = "" if client is None else client
         self._ensure_started()
         deadline = time.monotonic() + timeout
-        worker = await self._acquire(timeout - min_budget)
+        worker = await self._acquire(timeout - min_budget, kind, who)
         if worker is None:
             raise PoolBusy(
                 f"all {self.size} solver workers stayed busy for the whole time bound "
@@ -242,6 +317,7 @@ class WorkerPool:
         if budget_key is not None:
             left = deadline - time.monotonic()
             if left < min_budget:
+                self._give_back(kind, who)
                 self._release(worker)
                 raise PoolBusy("no solver worker became free in time")
             kwargs = {**kwargs, budget_key: left * budget_fraction}
@@ -253,6 +329,7 @@ class WorkerPool:
         except (EOFError, OSError, BrokenPipeError) as e:
             raise JobError(f"solver worker died: {e}", value_error=False) from None
         finally:
+            self._give_back(kind, who)
             if finished:
                 worker.jobs += 1
                 self.completed += 1
@@ -261,6 +338,7 @@ class WorkerPool:
                 self.killed += 1
                 self._discard(worker)
                 self._spawn()
+                self._dispatch()
         if not arrived:
             raise JobTimeout(
                 f"the computation passed its time bound of {timeout:.3g} s and was stopped"

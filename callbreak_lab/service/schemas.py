@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "MAX_MONTE_CARLO",
@@ -246,6 +246,18 @@ class _BotBody(BaseModel):
         allow_inf_nan=False,
         description="milliseconds left to answer (default 1000)",
     )
+
+    @field_validator("playerIds")
+    @classmethod
+    def _four_players(cls, ids: list[str] | None) -> list[str] | None:
+        """The four ids name four players: a repeated id leaves a seat unknown."""
+        if ids is not None:
+            seen: set[str] = set()
+            for pid in ids:
+                if pid in seen:
+                    raise ValueError(f"{pid!r} appears twice: the four players need four ids")
+                seen.add(pid)
+        return ids
 
 
 class BidRequest(_BotBody):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import FastAPI, Response
+from fastapi import FastAPI, Request, Response
 
 from callbreak_lab import __version__
 from callbreak_lab.service import schemas as s
@@ -13,6 +13,7 @@ from callbreak_lab.service.common import (
     ERRORS,
     FieldError,
     Service,
+    client_of,
     evaluate_hand,
     model_cards,
     parse_calls,
@@ -55,15 +56,26 @@ def register(app: FastAPI, svc: Service) -> None:
     @app.post(
         "/v1/evaluate", response_model=s.EvaluateResponse, responses=ERRORS, tags=["analysis"]
     )
-    async def evaluate(req: s.EvaluateRequest) -> Response:
+    async def evaluate(req: s.EvaluateRequest, request: Request) -> Response:
         """Suggested call for a hand: the trick distribution, the expected score and the chance
         of making each call, the floor distribution; optionally a bounded Monte Carlo check."""
         hand, rules, body = evaluate_hand(svc, req)
         if req.monte_carlo is not None:
-            cap = svc.settings.max_monte_carlo
+            cfg = svc.settings
+            cap = cfg.monte_carlo_cap
             if req.monte_carlo > cap:
-                raise FieldError("monte_carlo", f"at most {cap} samples, got {req.monte_carlo}")
+                why = (
+                    ""
+                    if cap == cfg.max_monte_carlo
+                    else f": a sample takes about {cfg.monte_carlo_sample_ms:g} ms of solver "
+                    f"time, and {cap} is what fits in {cfg.monte_carlo_share:.0%} of this "
+                    f"service's {cfg.solve_timeout:g} s time bound"
+                )
+                raise FieldError(
+                    "monte_carlo", f"at most {cap} samples, got {req.monte_carlo}{why}"
+                )
             body["monte_carlo"] = await svc.run(
+                "long",
                 "monte_carlo",
                 {
                     "hand": hand.mask,
@@ -72,13 +84,14 @@ def register(app: FastAPI, svc: Service) -> None:
                     "n": req.monte_carlo,
                     "seed": svc.settings.seed,
                 },
+                client=client_of(request),
             )
         # serialised here, once (the response model documents it; no second validation pass)
         content = s.EvaluateResponse(**body).model_dump_json()
         return Response(content, media_type="application/json")
 
     @app.post("/v1/solve", response_model=s.SolveResponse, responses=ERRORS, tags=["analysis"])
-    async def solve(req: s.SolveRequest) -> s.SolveResponse:
+    async def solve(req: s.SolveRequest, request: Request) -> s.SolveResponse:
         """The double-dummy table of the position after ``plays`` (and the play-out and the
         mover's card values when asked)."""
         t0 = time.perf_counter()
@@ -93,6 +106,7 @@ def register(app: FastAPI, svc: Service) -> None:
         else:
             out = await svc.run(
                 "solve",
+                "solve",
                 {
                     "deal": str(pos.deal),
                     "plays": pos.record(),
@@ -100,6 +114,7 @@ def register(app: FastAPI, svc: Service) -> None:
                     "playout": req.playout,
                     "card_values": req.card_values,
                 },
+                client=client_of(request),
             )
         won = pos.tricks_won
         playout = out.get("playout")
@@ -119,7 +134,7 @@ def register(app: FastAPI, svc: Service) -> None:
         )
 
     @app.post("/v1/line", responses=ERRORS, tags=["analysis"])
-    async def line(req: s.LineRequest) -> dict[str, Any]:
+    async def line(req: s.LineRequest, request: Request) -> dict[str, Any]:
         """The annotated double-dummy line for ``seat`` from the position after ``plays``
         (``playout: true``: the self-interested play-out line), as ``lines.Line.to_dict()``."""
         rules = parse_rules(req.rules)
@@ -128,6 +143,7 @@ def register(app: FastAPI, svc: Service) -> None:
             raise FieldError("plays", "the plays finish the deal: no card is left to play")
         calls = parse_calls(req.calls, rules)
         result: dict[str, Any] = await svc.run(
+            "long",
             "line",
             {
                 "deal": str(pos.deal),
@@ -137,11 +153,12 @@ def register(app: FastAPI, svc: Service) -> None:
                 "calls": None if calls is None else list(calls),
                 "playout": req.playout,
             },
+            client=client_of(request),
         )
         return result
 
     @app.post("/v1/analyse", responses=ERRORS, tags=["analysis"])
-    async def analyse(req: s.AnalyseRequest) -> dict[str, Any]:
+    async def analyse(req: s.AnalyseRequest, request: Request) -> dict[str, Any]:
         """Review of the cards played: each card's value for its player before and after,
         flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``)."""
         rules = parse_rules(req.rules)
@@ -150,6 +167,7 @@ def register(app: FastAPI, svc: Service) -> None:
             raise FieldError("plays", "no card is played: give the cards to review")
         calls = parse_calls(req.calls, rules)
         result: dict[str, Any] = await svc.run(
+            "long",
             "analyse",
             {
                 "deal": str(pos.deal),
@@ -157,5 +175,6 @@ def register(app: FastAPI, svc: Service) -> None:
                 "rules": rules.to_dict(),
                 "calls": None if calls is None else list(calls),
             },
+            client=client_of(request),
         )
         return result

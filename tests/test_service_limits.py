@@ -1,0 +1,317 @@
+"""The service's limits against a real server (``callbreak-lab serve`` on 127.0.0.1, started and
+stopped here): slow clients and oversized headers are cut off, one kind of work or one client
+cannot take every solver worker, ``/play`` keeps its ``timeBudget`` counted from the request's
+arrival, and the two small input checks (repeated ``playerIds``, a JSON body sent as text)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from testdata import BHOOS_DIR
+
+from callbreak_lab import bhoos
+from callbreak_lab.rules import PRESETS
+from callbreak_lab.service.pool import WorkerPool
+
+REPO = Path(__file__).resolve().parents[1]
+ONLINE = PRESETS["online"]
+#: a position near the end of a deal: its solve takes milliseconds
+ENDGAME = {
+    "deal": "J2.AJT874.K76.J8 T76.Q6532.QJ.A94 AK54.9.AT982.KT5 Q983.K.543.Q7632",
+    "plays": "8C 9C TC QC | 2C JC AC 5C | 4C KC 3C 2S | 6D JD AD 3D | 2D 4D 7D QD | 2H 9H KH AH "
+    "| KD 6S 8D 5D | 3H 4S 8S 4H | 6C JS 5H KS | 9D 3S 7H 7S",
+    "rules": "online",
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _plays() -> list[dict[str, Any]]:
+    return list(bhoos.read_requests((BHOOS_DIR / "play_requests.json").read_text()))
+
+
+def _searched_plays() -> list[dict[str, Any]]:
+    """Recorded ``/play`` requests the bot searches (at most 40 cards left in play), the
+    earliest in the deal (the slowest to search) first."""
+    out = []
+    for req in _plays():
+        left = 52 - 4 * len(req.get("history") or []) - len(req.get("played") or [])
+        if left <= 40 and len(req["cards"]) > 1:
+            out.append((-left, len(out), req))
+    return [req for _, _, req in sorted(out)]
+
+
+def _legal(req: dict[str, Any], answer: str) -> bool:
+    hand = [bhoos.parse_bhoos_card(c) for c in req["cards"]]
+    trick = [bhoos.parse_bhoos_card(c) for c in req.get("played", [])]
+    from callbreak_lab.cards import Hand
+
+    legal = ONLINE.legal_cards(Hand.from_cards(hand), trick, first_trick=not req.get("history"))
+    return answer in req["cards"] and bhoos.parse_bhoos_card(answer) in legal
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """``callbreak-lab serve`` with two solver workers and short client deadlines."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO),
+        "CALLBREAK_SERVICE_HEADER_TIMEOUT": "1",
+        "CALLBREAK_SERVICE_BODY_TIMEOUT": "1",
+        "CALLBREAK_SERVICE_SOLVE_TIMEOUT": "20",
+    }
+    argv = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
+    argv += ["--workers", "2", "--log-level", "warning", "--no-access-log"]
+    proc = subprocess.Popen(argv, env=env, cwd=REPO)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5) as r:
+                    workers = json.loads(r.read())["workers"]
+                if workers["idle"] == 2:
+                    break
+            except OSError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _raw(base: str, chunks: list[tuple[bytes, float]], wait: float = 5.0) -> tuple[bytes, float]:
+    """Send ``chunks`` (bytes, then a pause in seconds) on a new connection; the bytes the server
+    sent back until it closed (or ``wait`` passed), and seconds from the first byte to the end."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=wait) as sock:
+        t0 = time.monotonic()
+        for data, pause in chunks:
+            try:
+                sock.sendall(data)
+            except OSError:  # closed on us already
+                break
+            time.sleep(pause)
+        got = b""
+        sock.settimeout(max(0.1, wait - (time.monotonic() - t0)))
+        try:
+            while True:
+                part = sock.recv(65536)
+                if not part:
+                    break
+                got += part
+        except TimeoutError:
+            pass
+        return got, time.monotonic() - t0
+
+
+# --- slow clients and big headers -------------------------------------------------------------
+
+
+def test_headers_that_never_finish_get_a_408_and_a_close(server: str) -> None:
+    got, took = _raw(server, [(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nX-Slow: ", 0.0)])
+    assert got.startswith(b"HTTP/1.1 408"), got[:100]
+    assert b"did not arrive within 1 s" in got
+    assert took < 3.0  # the 1 s deadline, not the client's patience
+
+
+def test_a_silent_connection_is_closed(server: str) -> None:
+    got, took = _raw(server, [(b"", 0.0)])
+    assert got.startswith(b"HTTP/1.1 408") and took < 3.0
+
+
+def test_a_body_that_never_finishes_gets_a_408(server: str) -> None:
+    head = b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: 100\r\n\r\n"
+    got, took = _raw(server, [(head + b'{"deal": "', 0.0)])
+    assert got.startswith(b"HTTP/1.1 408"), got[:100]
+    assert b"body did not arrive within 1 s" in got and took < 3.0
+
+
+def test_oversized_headers_get_a_431(server: str) -> None:
+    head = b"GET /hi HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n"
+    got, _ = _raw(server, [(head, 0.0)])
+    assert got.startswith(b"HTTP/1.1 431"), got[:100]
+    assert b"exceed 16384 bytes" in got
+    # headers under the cap are fine
+    ok = httpx.get(f"{server}/hi", headers={"X-Big": "a" * 8000})
+    assert ok.status_code == 200
+
+
+# --- input checks -------------------------------------------------------------------------------
+
+
+def test_repeated_player_ids_are_refused(server: str) -> None:
+    req = dict(_plays()[-1])
+    ids = list(req["playerIds"])
+    req["playerIds"] = [ids[0], ids[0], ids[2], ids[3]]
+    resp = httpx.post(f"{server}/play", json=req)
+    assert resp.status_code == 422
+    (err,) = resp.json()["detail"]
+    assert err["loc"][-1] == "playerIds" and "appears twice" in err["msg"]
+
+
+@pytest.mark.parametrize("path", ["/v1/evaluate", "/play", "/v1/solve"])
+def test_json_sent_as_text_names_the_content_type(server: str, path: str) -> None:
+    body = json.dumps({"hand": "AKQ2.T98.765.432", "seat": 0}).encode()
+    resp = httpx.post(f"{server}{path}", content=body, headers={"Content-Type": "text/plain"})
+    assert resp.status_code == 415
+    assert "Content-Type is 'text/plain'" in resp.json()["detail"]
+    assert "application/json" in resp.json()["detail"]
+
+
+# --- shares of the solver workers --------------------------------------------------------------
+
+
+def test_pool_shares_workers_between_kinds_and_clients() -> None:
+    """Eight long bot jobs of one client and a quick solve of another: the solve starts at
+    once on the worker the bot kind may not take."""
+
+    async def scenario() -> tuple[float, list[float]]:
+        pool = WorkerPool(2)
+        await pool.start(60)
+        try:
+            t0 = time.monotonic()
+            bots = [
+                asyncio.create_task(pool.run("ping", {"delay": 0.4}, 30, kind="bot", client="a"))
+                for _ in range(8)
+            ]
+            await asyncio.sleep(0.05)
+            s0 = time.monotonic()
+            assert await pool.run("ping", {}, 30, kind="solve", client="b") == "pong"
+            solve_wait = time.monotonic() - s0
+            ends = []
+            for b in bots:
+                await b
+                ends.append(time.monotonic() - t0)
+            return solve_wait, ends
+        finally:
+            await pool.close()
+
+    solve_wait, ends = asyncio.run(scenario())
+    assert solve_wait < 0.3
+    # the bot kind holds one of the two workers: its eight jobs run one after another
+    assert ends[-1] > 8 * 0.4 - 0.2
+
+
+def test_one_client_cannot_take_every_worker() -> None:
+    async def scenario() -> float:
+        pool = WorkerPool(2)
+        await pool.start(60)
+        try:
+            longs = [
+                asyncio.create_task(pool.run("ping", {"delay": 0.5}, 30, kind="long", client="a"))
+                for _ in range(4)
+            ]
+            await asyncio.sleep(0.05)
+            s0 = time.monotonic()
+            await pool.run("ping", {}, 30, kind="solve", client="b")
+            wait = time.monotonic() - s0
+            await asyncio.gather(*longs)
+            return wait
+        finally:
+            await pool.close()
+
+    assert asyncio.run(scenario()) < 0.3
+
+
+@pytest.mark.timeout(120)
+def test_long_bot_budgets_do_not_hold_up_a_quick_solve(server: str) -> None:
+    """Eight ``/play`` requests with a ten-minute ``timeBudget`` in flight, then an endgame
+    ``/v1/solve``: the solve is answered in well under a second, and every play is legal."""
+    plays = _searched_plays()[:8]
+    assert len(plays) == 8
+
+    # the solve comes from another address (127.0.0.2 is loopback too): another client
+    other = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+
+    async def scenario() -> tuple[float, list[httpx.Response]]:
+        async with (
+            httpx.AsyncClient(base_url=server, timeout=60) as c,
+            httpx.AsyncClient(base_url=server, timeout=60, transport=other) as d,
+        ):
+            tasks = [
+                asyncio.create_task(c.post("/play", json={**p, "timeBudget": 600_000}))
+                for p in plays
+            ]
+            await asyncio.sleep(0.3)
+            t0 = time.monotonic()
+            r = await d.post("/v1/solve", json=ENDGAME)
+            took = time.monotonic() - t0
+            assert r.status_code == 200, r.text
+            return took, list(await asyncio.gather(*tasks))
+
+    took, answers = asyncio.run(scenario())
+    assert took < 1.0
+    for p, a in zip(plays, answers, strict=True):
+        assert a.status_code == 200 and _legal(p, a.json()["value"])
+
+
+# --- the bot's time budget ------------------------------------------------------------------------
+
+
+def test_play_budget_counts_from_the_first_byte(server: str) -> None:
+    """A ``/play`` whose body comes 0.45 s after its headers, with a 0.6 s budget: the answer
+    arrives within 0.6 s of the first byte (the time spent receiving is not given again)."""
+    req = {**_searched_plays()[0], "timeBudget": 600}
+    body = json.dumps(req).encode()
+    head = (
+        "POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    got, took = _raw(server, [(head, 0.45), (body, 0.0)], wait=5.0)
+    assert got.startswith(b"HTTP/1.1 200"), got[:200]
+    answer = json.loads(got.split(b"\r\n\r\n", 1)[1])["value"]
+    assert _legal(req, answer)
+    assert took < 0.6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("budget_ms", [1000, 300])
+def test_a_burst_of_plays_is_answered_within_budget(server: str, budget_ms: int) -> None:
+    """The 61 recorded requests at once: every answer legal, and every one ready inside its
+    budget counted from the request's arrival (the server's ``x-callbreak-elapsed-ms``; the
+    client's own clock adds its connection set-up and scheduling, printed for the record)."""
+    plays = _plays()
+
+    async def one(c: httpx.AsyncClient, req: dict[str, Any]) -> tuple[float, float, str]:
+        t0 = time.monotonic()
+        r = await c.post("/play", json={**req, "timeBudget": budget_ms})
+        assert r.status_code == 200, r.text
+        served = float(r.headers["x-callbreak-elapsed-ms"])
+        return served, (time.monotonic() - t0) * 1000, r.json()["value"]
+
+    async def burst() -> list[tuple[float, float, str]]:
+        limits = httpx.Limits(max_connections=100)
+        async with httpx.AsyncClient(base_url=server, timeout=30, limits=limits) as c:
+            return list(await asyncio.gather(*(one(c, p) for p in plays)))
+
+    results = asyncio.run(burst())
+    assert all(_legal(p, card) for p, (_, _, card) in zip(plays, results, strict=True))
+    served = max(r[0] for r in results)
+    seen = max(r[1] for r in results)
+    print(f"budget {budget_ms} ms: slowest answer {served:.0f} ms served, {seen:.0f} ms seen")
+    assert served < budget_ms, f"slowest answer ready {served:.0f} ms after arrival"
