@@ -8,6 +8,8 @@
 - ``tournament``: ``run`` (duplicate format, parallel) and its ``Report``.
 - ``pimc``: what a seat can infer from the table, sampled layouts and the search over them
   (shared with the service's tournament bot).
+- ``sampling``: layouts of the hidden cards weighted by the likelihood of the calls.
+- ``strong``: the ``strong`` player's card, the best expected score over those layouts.
 
 The names below load lazily, so that the service's bot can import ``arena.pimc`` alone.
 """

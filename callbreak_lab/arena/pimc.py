@@ -47,6 +47,7 @@ __all__ = [
     "deal_layouts",
     "higher_in_suit",
     "inference",
+    "layout_values",
     "search",
 ]
 
@@ -245,35 +246,25 @@ def deal_layouts(k: Knowledge, n: int, seed: int | np.random.Generator) -> np.nd
     return np.concatenate(kept)[:n]
 
 
-def search(
+def layout_values(
     k: Knowledge,
+    layouts: np.ndarray,
     budget: float | None,
-    seed: int,
     estimate: float = 0.0,
-    max_layouts: int = 200,
-) -> dict[str, Any]:
-    """The card with the best average double-dummy value for ``k.seat`` over sampled layouts
-    (``solver.card_values`` on each), ties to the lowest card (``cards.play_order_key``).
-
-    At most ``max_layouts`` layouts; with a ``budget`` (seconds), no layout is started that is
-    expected to end past it (``estimate``: the expected time of one layout, from earlier
-    decisions; then the slowest one solved here). Without a budget the answer depends only on
-    the knowledge, ``seed`` and ``max_layouts``. Returns ``card`` (None when no layout was
-    solved), ``layouts`` solved, ``sampled``, ``averages`` per card, ``per_solve`` (seconds of
-    the slowest layout) and ``elapsed_ms``."""
+) -> tuple[list[tuple[int, dict[int, int]]], float]:
+    """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
+    order, until ``budget`` seconds would be passed: no layout is started that is expected to
+    end past it (``estimate``: the expected time of one layout, from earlier decisions; then the
+    slowest one solved here). Returns ``(row index, {card: value})`` per layout solved (a layout
+    the record cannot replay on is skipped) and the slowest layout's seconds."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
     deadline = None if budget is None else t0 + budget
-    try:
-        layouts = deal_layouts(k, max_layouts, seed)
-    except SolverInputError:  # no layout fits (a seat's answers contradict each other)
-        layouts = np.zeros((0, 4), dtype=np.uint64)
-    totals: dict[int, float] = {}
-    solved = 0
+    out: list[tuple[int, dict[int, int]]] = []
     per_solve = estimate  # the prediction used to decide whether to start another layout
-    worst = 0.0  # the slowest layout actually solved in this search
-    for row in layouts:
+    worst = 0.0  # the slowest layout actually solved here
+    for i, row in enumerate(layouts):
         now = time.perf_counter()
         if deadline is not None and now + per_solve > deadline:
             break
@@ -283,22 +274,48 @@ def search(
         except IllegalPlayError:
             continue
         values = solver.card_values(pos, k.seat, k.rules)
-        for c, v in values.items():
-            totals[int(c)] = totals.get(int(c), 0.0) + float(v)
-        solved += 1
+        out.append((i, {int(c): int(v) for c, v in values.items()}))
         worst = max(worst, time.perf_counter() - now)
         per_solve = worst
+    return out, worst
+
+
+def search(
+    k: Knowledge,
+    budget: float | None,
+    seed: int,
+    estimate: float = 0.0,
+    max_layouts: int = 200,
+) -> dict[str, Any]:
+    """The card with the best average double-dummy value for ``k.seat`` over sampled layouts
+    (``layout_values``), ties to the lowest card (``cards.play_order_key``).
+
+    At most ``max_layouts`` layouts, within ``budget`` seconds (see ``layout_values``). Without
+    a budget the answer depends only on the knowledge, ``seed`` and ``max_layouts``. Returns
+    ``card`` (None when no layout was solved), ``layouts`` solved, ``sampled``, ``averages`` per
+    card, ``per_solve`` (seconds of the slowest layout) and ``elapsed_ms``."""
+    t0 = time.perf_counter()
+    try:
+        layouts = deal_layouts(k, max_layouts, seed)
+    except SolverInputError:  # no layout fits (a seat's answers contradict each other)
+        layouts = np.zeros((0, 4), dtype=np.uint64)
+    remaining = None if budget is None else budget - (time.perf_counter() - t0)
+    solved, worst = layout_values(k, layouts, remaining, estimate)
+    totals: dict[int, float] = {}
+    for _, values in solved:
+        for c, v in values.items():
+            totals[c] = totals.get(c, 0.0) + float(v)
     elapsed = (time.perf_counter() - t0) * 1000
     if not solved:
         return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {},
-                "per_solve": per_solve, "elapsed_ms": elapsed}  # fmt: skip
+                "per_solve": max(worst, estimate), "elapsed_ms": elapsed}  # fmt: skip
     best = max(totals.values())
     choices = [c for c, v in totals.items() if v >= best - 1e-9]
     return {
         "card": int(lowest_card(choices)),
-        "layouts": solved,
+        "layouts": len(solved),
         "sampled": len(layouts),
-        "averages": {str(Card(c)): v / solved for c, v in totals.items()},
+        "averages": {str(Card(c)): v / len(solved) for c, v in totals.items()},
         "per_solve": worst,
         "elapsed_ms": elapsed,
     }

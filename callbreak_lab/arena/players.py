@@ -20,6 +20,11 @@ Built in, by name (``make_player``):
 * ``pimc``: the tournament bot's logic under any preset: calls with the bid model; plays the
   cheap card (``pimc.cheap_card``) early in the deal and then the card with the best average
   double-dummy value over layouts consistent with the table (``pimc.search``);
+* ``strong``: calls like ``pimc``; plays the card with the best expected *score* (the preset's
+  scoring of its call) over layouts drawn by the likelihood of the other seats' calls
+  (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget
+  (``strong:tricks`` plays for the mean value instead, ``strong:uniform`` draws the layouts
+  uniformly: the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling);
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
@@ -49,6 +54,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "SimplePlayer",
+    "StrongPlayer",
     "make_player",
     "simple_call",
     "simple_card",
@@ -223,6 +229,67 @@ class PimcPlayer:
         return card
 
 
+# --- strong ---------------------------------------------------------------------------------------
+
+
+class StrongPlayer(PimcPlayer):
+    """``strong``: the bid model's call; the cheap card while more than ``search_cards`` cards
+    are in the hands, then the card with the best expected score over up to ``layouts`` layouts
+    drawn by the likelihood of the calls (``arena.strong``), within ``budget_ms`` (a fifth kept
+    back). ``objective="tricks"`` plays for the mean value on the same layouts instead."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        layouts: int = 64,
+        budget_ms: int | None = None,
+        search_cards: int = 40,
+        objective: str = "score",
+        beta: float | None = None,
+    ) -> None:
+        super().__init__(layouts, budget_ms, search_cards)
+        if objective not in ("score", "tricks"):
+            raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
+        self.objective = objective
+        self.beta = beta
+
+    def play(self, view: SeatView) -> Card:
+        from callbreak_lab.arena import strong
+        from callbreak_lab.arena.sampling import BETA
+
+        t0 = time.perf_counter()
+        k = pimc.Knowledge.from_history(view.rules, view.seat, view.hand.mask, view.history)
+        legal = k.legal_mask()
+        card = pimc.cheap_card(view.rules, k.hand, k.trick, k.record)
+        left = 52 - len(k.record)
+        self.last = {"how": "cheap"}
+        if legal.bit_count() == 1 or left > self.search_cards:
+            return card
+        budget = None
+        if self.budget_ms is not None:
+            spent = time.perf_counter() - t0
+            budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
+        out = strong.choose_card(
+            k,
+            view.calls,
+            view.tricks_won[view.seat],
+            budget,
+            _mix(self._seed, len(k.record)),
+            estimate=self._per_solve.get(left, 0.0),
+            max_layouts=self.layouts,
+            objective=self.objective,  # type: ignore[arg-type]
+            beta=BETA if self.beta is None else self.beta,
+        )
+        if out["distinct"]:
+            self._per_solve[left] = float(out["per_solve"])
+        self.last = {"how": "search", **out}
+        found = out["card"]
+        if found is not None and legal >> found & 1:
+            return Card(found)
+        return card
+
+
 # --- cheater --------------------------------------------------------------------------------------
 
 
@@ -282,6 +349,7 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "honours": HonoursPlayer,
     "model": ModelPlayer,
     "pimc": PimcPlayer,
+    "strong": StrongPlayer,
     "cheater": CheaterPlayer,
 }
 
@@ -297,9 +365,21 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         from callbreak_lab.arena.protocol import HttpPlayer
 
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
+    if name.startswith("strong:"):  # variants for comparisons: strong:tricks, strong:uniform
+        flags = name.split(":")[1:]
+        unknown = [f for f in flags if f not in ("tricks", "uniform")]
+        if unknown:
+            raise UsageError(f"strong: unknown variant {unknown[0]!r} (tricks, uniform)")
+        return StrongPlayer(
+            budget_ms=budget_ms,
+            objective="tricks" if "tricks" in flags else "score",
+            beta=0.0 if "uniform" in flags else None,
+        )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")
     if name == "pimc":
         return PimcPlayer(budget_ms=budget_ms)
+    if name == "strong":
+        return StrongPlayer(budget_ms=budget_ms)
     player: Player = BUILTINS[name]()
     return player

@@ -1,0 +1,129 @@
+"""The ``strong`` player's card: the best expected score over layouts weighted by the calls.
+
+``pimc`` averages each card's double-dummy value (the tricks the seat can guarantee) over
+layouts dealt uniformly. Two things are wrong with that at a Call Break table:
+
+* the calls are evidence about the hidden hands (``sampling.weighted_layouts`` draws the
+  layouts by their likelihood);
+* the seat is paid for its score, not its tricks: before its call is made one more trick can
+  be worth the whole call, after it a tenth of a point. ``choose_card`` takes, for each legal
+  card, the mean over the layouts of the preset's score of (tricks won so far + the card's
+  value on the layout) against the seat's call, and plays the best; ties go to the higher mean
+  value, then to the lowest card. ``objective="tricks"`` is ``pimc``'s average value (on the
+  weighted layouts), for comparison.
+
+The values come from ``pimc.layout_values`` within a time budget: as many layouts as fit,
+identical layouts (resampling repeats the likely ones) solved once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from callbreak_lab.arena.pimc import Knowledge, layout_values
+from callbreak_lab.arena.sampling import BETA, weighted_layouts
+from callbreak_lab.cards import Card, lowest_card
+from callbreak_lab.errors import SolverInputError, UsageError
+
+__all__ = ["Objective", "best_card", "choose_card", "expected_scores"]
+
+Objective = Literal["score", "tricks"]
+
+#: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
+#: fit them far better than the rest), and more candidates keep more distinct layouts
+OVERSAMPLE = 8
+
+
+def expected_scores(
+    values: Sequence[dict[int, int]],
+    weights: Sequence[float],
+    rules: Any,
+    call: int,
+    won: int,
+) -> dict[int, tuple[float, float]]:
+    """For each card: (expected score in points, mean value) over layouts with card values
+    ``values`` (the seat's guaranteed tricks from now after the card) and ``weights``, for a
+    seat that called ``call`` and has won ``won`` tricks."""
+    w = np.asarray(weights, dtype=np.float64)
+    w = w / w.sum()
+    cards = set(values[0])
+    for v in values[1:]:
+        cards &= set(v)
+    out: dict[int, tuple[float, float]] = {}
+    for c in cards:
+        tricks = np.array([v[c] for v in values], dtype=np.int64) + won
+        scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
+        out[c] = (float(w @ scores), float(w @ (tricks - won)))
+    return out
+
+
+def best_card(table: dict[int, tuple[float, float]], objective: Objective = "score") -> int:
+    """The card of ``table`` ({card: (expected score, mean value)}) with the best expected
+    score, then the best mean value (``objective="tricks"``: the best mean value alone), then
+    the lowest card."""
+    choices = list(table)
+    if objective == "score":
+        top_score = max(table[c][0] for c in choices)
+        choices = [c for c in choices if table[c][0] >= top_score - 1e-9]
+    top_value = max(table[c][1] for c in choices)
+    choices = [c for c in choices if table[c][1] >= top_value - 1e-9]
+    return int(lowest_card(choices))
+
+
+def choose_card(
+    k: Knowledge,
+    calls: Sequence[int],
+    won: int,
+    budget: float | None,
+    seed: int,
+    *,
+    estimate: float = 0.0,
+    max_layouts: int = 64,
+    objective: Objective = "score",
+    beta: float = BETA,
+) -> dict[str, Any]:
+    """The card for ``k.seat`` (see the module docstring) after ``calls`` (all four) with
+    ``won`` tricks won so far, within ``budget`` seconds (None: every one of ``max_layouts``
+    layouts). Returns ``card`` (None when no layout was solved), ``layouts`` solved,
+    ``distinct`` layouts among them, ``ess`` (the call weights' effective sample size),
+    ``expected`` {card text: (expected score, mean value)}, ``per_solve`` and ``elapsed_ms``."""
+    if objective not in ("score", "tricks"):
+        raise UsageError(f"objective must be 'score' or 'tricks', got {objective!r}")
+    t0 = time.perf_counter()
+    try:
+        drawn = weighted_layouts(k, calls, max_layouts, seed, beta=beta, oversample=OVERSAMPLE)
+        rows, ess = drawn.layouts, drawn.ess
+    except SolverInputError:
+        rows, ess = np.zeros((0, 4), dtype=np.uint64), 0.0
+    if len(rows):
+        distinct, raw_counts = np.unique(rows, axis=0, return_counts=True)
+        # the most drawn first: a budget that runs out keeps the likeliest layouts
+        order = np.argsort(-raw_counts, kind="stable")
+        distinct, counts = distinct[order], raw_counts[order]
+    else:
+        distinct, counts = rows, np.zeros(0, dtype=np.int64)
+    remaining = None if budget is None else budget - (time.perf_counter() - t0)
+    solved, worst = layout_values(k, distinct, remaining, estimate)
+    info: dict[str, Any] = {
+        "layouts": int(sum(counts[i] for i, _ in solved)),
+        "distinct": len(solved),
+        "ess": ess,
+        "per_solve": max(worst, estimate) if not solved else worst,
+    }
+    if not solved:
+        info.update(card=None, expected={}, elapsed_ms=(time.perf_counter() - t0) * 1000)
+        return info
+    call = int(calls[k.seat])
+    table = expected_scores(
+        [v for _, v in solved], [float(counts[i]) for i, _ in solved], k.rules, call, won
+    )
+    info.update(
+        card=best_card(table, objective),
+        expected={str(Card(c)): v for c, v in table.items()},
+        elapsed_ms=(time.perf_counter() - t0) * 1000,
+    )
+    return info

@@ -1,0 +1,102 @@
+"""The ``strong`` player: layouts weighted by the calls never contradict the table, the weights
+move cards toward a seat that called high, and the score-aware choice picks the card that makes
+the call where the trick-average would gamble."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from callbreak_lab.arena import make_player, run
+from callbreak_lab.arena.pimc import Knowledge
+from callbreak_lab.arena.sampling import weighted_layouts
+from callbreak_lab.arena.strong import best_card, expected_scores
+from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.game import Position
+from callbreak_lab.rules import PRESETS
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(sorted(PRESETS)),
+    deal_seed=st.integers(0, 10_000),
+    cards=st.integers(0, 44),
+    seat=st.integers(0, 3),
+    play_seed=st.integers(0, 1000),
+    calls=st.lists(st.integers(1, 8), min_size=4, max_size=4),
+)
+def test_weighted_layouts_never_contradict_the_table(
+    preset: str, deal_seed: int, cards: int, seat: int, play_seed: int, calls: list[int]
+) -> None:
+    rules = PRESETS[preset]
+    calls = [max(rules.min_call, min(rules.max_call, c)) for c in calls]
+    deal = Deal.random(deal_seed)
+    pos = Position(deal, rules)
+    rng = np.random.default_rng(play_seed)
+    history = []
+    for _ in range(cards):
+        legal = list(pos.legal_cards())
+        card = legal[int(rng.integers(len(legal)))]
+        history.append((pos.to_move, int(card)))
+        pos.play(card)
+    hand_now = deal[seat].mask & ~sum(1 << c for s, c in history if s == seat)
+    k = Knowledge.from_history(rules, seat, hand_now, history)
+    drawn = weighted_layouts(k, calls, 12, play_seed, beta=2.0)
+    assert len(drawn.layouts) == 12 and 0 < drawn.ess <= drawn.candidates
+    record = [c for _, c in history]
+    for row in drawn.layouts:
+        layout = Deal([Hand(int(m)) for m in row])  # 13 cards each, disjoint: checked
+        assert layout[seat] == deal[seat]  # the seat's own hand as dealt
+        for s, c in history:
+            assert int(row[s]) >> c & 1  # every card played belongs to its player
+        Position.replay(layout, record, rules)  # every card was legal: no IllegalPlayError
+
+
+def test_a_high_call_draws_the_top_cards_to_its_seat() -> None:
+    """Seat 0 holds no spade honour; seat 1 called 7, seats 2 and 3 called 1. Uniform layouts
+    give seat 1 a third of the hidden top spades; weighted ones give it far more."""
+    rules = PRESETS["online"]
+    hand = Hand.parse("5432.5432.5432.2")
+    k = Knowledge.from_history(rules, 0, hand.mask, [])
+    tops = [Card.parse(c) for c in ("AS", "KS", "QS", "JS", "AH", "AD", "AC")]
+
+    def share(beta: float) -> float:
+        rows = weighted_layouts(k, [2, 7, 1, 1], 400, 7, beta=beta).layouts
+        return float(np.mean([[int(r[1]) >> c & 1 for c in tops] for r in rows]))
+
+    uniform, weighted = share(0.0), share(2.0)
+    assert abs(uniform - 1 / 3) < 0.06
+    assert weighted > uniform + 0.2
+
+
+def test_expected_scores_count_the_call() -> None:
+    """Called 4 with 2 tricks won: card 10 gives 2 more tricks on every layout (the call made:
+    4.0 points), card 20 gives 3 or 2 (a better mean, 2.5) on half the layouts each... and card
+    30 gives 4 or 0 (mean 2, a failed call half the time)."""
+    rules = PRESETS["online"]
+    values = [{10: 2, 20: 3, 30: 4}, {10: 2, 20: 2, 30: 0}]
+    table = expected_scores(values, [1.0, 1.0], rules, call=4, won=2)
+    assert table[10] == pytest.approx((4.0, 2.0))
+    assert table[20] == pytest.approx(((4.1 + 4.0) / 2, 2.5))
+    assert table[30] == pytest.approx(((4.2 - 4.0) / 2, 2.0))
+    assert best_card(table, "score") == 20
+    # one layout short by a trick: the safe card (makes the call for sure) beats the greedy one
+    values = [{10: 2, 20: 3}, {10: 2, 20: 1}, {10: 2, 20: 3}]
+    table = expected_scores(values, [1.0, 1.0, 1.0], rules, call=4, won=2)
+    assert table[20][1] > table[10][1]  # more tricks on average...
+    assert best_card(table, "tricks") == 20
+    assert best_card(table, "score") == 10  # ...but it fails the call a third of the time
+    # weights count: the layout where the greedy card fails is unlikely
+    table = expected_scores(values, [1.0, 0.01, 1.0], rules, call=4, won=2)
+    assert best_card(table, "score") == 20
+
+
+def test_strong_plays_a_deal() -> None:
+    """Four players with strong at one seat: every card legal, no fault; the search ran."""
+    report = run(["strong", "simple", "simple", "simple"], "modern", 1, seed=3, progress=False)
+    assert [f for b in report.boards for f in b.faults] == []
+    assert report.player("strong").boards == 4
+    player = make_player("strong", "modern")
+    assert player.name == "strong"
