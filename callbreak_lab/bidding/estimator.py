@@ -360,15 +360,25 @@ class BidModel(ClassifierMixin, BaseEstimator):
     def _check_X(self, X: npt.ArrayLike, min_samples: int = 0) -> np.ndarray:
         """``X`` as int64 after checking its shape, seats, flags and calls (the hands are checked
         by :meth:`_features`)."""
-        try:  # scikit-learn's own checks: 2-D, dense, finite, real, big enough
-            arr = check_array(
-                X,
-                dtype=None,
-                ensure_min_samples=min_samples,
-                estimator=self,
-            )
-        except (TypeError, ValueError) as exc:
-            raise ModelError(str(exc)) from None
+        if (
+            isinstance(X, np.ndarray)
+            and X.ndim == 2
+            and X.dtype.kind in "iu"
+            and X.shape[0] >= max(1, min_samples)
+        ):
+            # what encode_hands builds: an integer array is dense, finite and real already, and
+            # check_array's generic path costs more than the forecast of one hand
+            arr = X
+        else:
+            try:  # scikit-learn's own checks: 2-D, dense, finite, real, big enough
+                arr = check_array(
+                    X,
+                    dtype=None,
+                    ensure_min_samples=min_samples,
+                    estimator=self,
+                )
+            except (TypeError, ValueError) as exc:
+                raise ModelError(str(exc)) from None
         if arr.shape[1] != N_COLUMNS:
             raise ModelError(
                 f"X has {arr.shape[1]} feature(s), but BidModel is expecting {N_COLUMNS} features "
