@@ -280,3 +280,25 @@ def test_bot_search_takes_its_best_average() -> None:
     assert out["averages"][str(Card(out["card"]))] == best
     assert state.legal_mask() >> out["card"] & 1
     assert np.isfinite(best)
+
+
+def test_play_reads_the_bids_and_tricks_and_plays_for_its_score() -> None:
+    """With the bids in ``context`` the bot knows every seat's call (by library seat) and its
+    tricks won, and the search is the strong player's (expected score over layouts weighted by
+    the calls); without them it is pimc's average."""
+    from callbreak_lab.service import jobs
+    from callbreak_lab.service.bot import read_play
+
+    req = _plays()[40]
+    ids = req["playerIds"]
+    bids = dict(zip(ids, [3, 5, 2, 4], strict=True))
+    with_context = {**req, "context": {"players": {p: {"bid": b} for p, b in bids.items()}}}
+    state = read_play(with_context)
+    # library seat s is protocol index (first_leader + s) % 4
+    assert state.calls == [bids[ids[(state.first_leader + s) % 4]] for s in range(4)]
+    assert sum(state.won) == len(req["history"])
+    legal = _legal_from_request(req)
+    searched = jobs.bot_play(state.to_job(), None, 5, max_layouts=16)
+    assert "expected" in searched and searched["card"] in {int(c) for c in legal}
+    plain = jobs.bot_play(read_play(req).to_job(), None, 5, max_layouts=16)
+    assert "averages" in plain and plain["card"] in {int(c) for c in legal}

@@ -84,25 +84,27 @@ def call_log_likelihood(
 
 def weighted_layouts(
     k: Knowledge,
-    calls: Sequence[int],
+    calls: Sequence[int | None],
     n: int,
     seed: int | np.random.Generator,
     beta: float = BETA,
     oversample: int = 4,
 ) -> Weighted:
     """``n`` layouts consistent with ``k`` drawn by the likelihood of ``calls`` (the calls of
-    seats ``0..len(calls)-1``; the seat's own call is ignored), see the module docstring."""
+    seats ``0..len(calls)-1``, None for a call not known; the seat's own call is ignored), see
+    the module docstring."""
     if n < 1 or oversample < 1:
         raise UsageError(f"weighted_layouts: n and oversample must be >= 1, got {n}, {oversample}")
     rng = np.random.default_rng(seed)
-    others = [s for s in range(len(calls)) if s != k.seat]
+    others = [s for s in range(len(calls)) if s != k.seat and calls[s] is not None]
     if beta == 0 or not others:
         plain = deal_layouts(k, n, rng)
         return Weighted(plain, len(plain), float(len(plain)))
     cand = deal_layouts(k, n * oversample, rng)
     if len(cand) == 0:
         raise SolverInputError("no layout of the hidden cards fits what the table showed")
-    loglik = call_log_likelihood(cand, others, [calls[s] for s in others], k.rules, beta)
+    made = [int(c) for c in (calls[s] for s in others) if c is not None]
+    loglik = call_log_likelihood(cand, others, made, k.rules, beta)
     w = np.exp(loglik - loglik.max())
     w /= w.sum()
     ess = float(1.0 / np.sum(w * w))

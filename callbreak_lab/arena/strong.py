@@ -76,7 +76,7 @@ def best_card(table: dict[int, tuple[float, float]], objective: Objective = "sco
 
 def choose_card(
     k: Knowledge,
-    calls: Sequence[int],
+    calls: Sequence[int | None],
     won: int,
     budget: float | None,
     seed: int,
@@ -86,8 +86,9 @@ def choose_card(
     objective: Objective = "score",
     beta: float = BETA,
 ) -> dict[str, Any]:
-    """The card for ``k.seat`` (see the module docstring) after ``calls`` (all four) with
-    ``won`` tricks won so far, within ``budget`` seconds (None: every one of ``max_layouts``
+    """The card for ``k.seat`` (see the module docstring) after ``calls`` (of seats 0..3, None
+    where not known; without the seat's own, it plays for the mean value) with ``won`` tricks
+    won so far, within ``budget`` seconds (None: every one of ``max_layouts``
     layouts). Returns ``card`` (None when no layout was solved), ``layouts`` solved,
     ``distinct`` layouts among them, ``ess`` (the call weights' effective sample size),
     ``expected`` {card text: (expected score, mean value)}, ``per_solve`` and ``elapsed_ms``."""
@@ -117,7 +118,10 @@ def choose_card(
     if not solved:
         info.update(card=None, expected={}, elapsed_ms=(time.perf_counter() - t0) * 1000)
         return info
-    call = int(calls[k.seat])
+    own = calls[k.seat] if k.seat < len(calls) else None
+    if own is None:
+        objective = "tricks"
+    call = 0 if own is None else int(own)
     table = expected_scores(
         [v for _, v in solved], [float(counts[i]) for i, _ in solved], k.rules, call, won
     )

@@ -50,6 +50,8 @@ class BotState:
     voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     excluded: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards a seat cannot hold
     tokens: dict[int, str] = field(default_factory=dict)  # card -> its text in ``cards``
+    won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # tricks won per library seat
+    calls: list[int | None] = field(default_factory=lambda: [None] * 4)  # bids per library seat
 
     @property
     def first_trick(self) -> bool:
@@ -73,6 +75,8 @@ class BotState:
             "played_by": list(self.played_by),
             "voids": [sorted(v) for v in self.voids],
             "excluded": list(self.excluded),
+            "won": list(self.won),
+            "calls": list(self.calls),
         }
 
 
@@ -149,6 +153,15 @@ def read_play(body: dict[str, Any]) -> BotState:
     state.tokens = {int(c): t for c, t in tokens.items()}
     for t in game.tricks:
         _add_trick(state, t.cards, game.seat_of(t.start))
+        state.won[game.seat_of(t.winner)] += 1
+    ids = request.get("playerIds")
+    players = (body.get("context") or {}).get("players")
+    if isinstance(ids, list) and isinstance(players, dict):
+        for p, pid in enumerate(ids):
+            info = players.get(pid)
+            bid = info.get("bid") if isinstance(info, dict) else None
+            if isinstance(bid, int) and not isinstance(bid, bool) and 1 <= bid <= 13:
+                state.calls[game.seat_of(p)] = bid
     _add_trick(state, game.played, leader)
     state.trick = list(game.played)
     return state
