@@ -18,7 +18,7 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(sorted(PRESETS)),
     deal_seed=st.integers(0, 10_000),
@@ -93,6 +93,7 @@ def test_expected_scores_count_the_call() -> None:
     assert best_card(table, "score") == 20
 
 
+@pytest.mark.slow
 def test_strong_plays_a_deal() -> None:
     """Four players with strong at one seat: every card legal, no fault; the search ran."""
     report = run(["strong", "simple", "simple", "simple"], "modern", 1, seed=3, progress=False)

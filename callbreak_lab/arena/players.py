@@ -213,13 +213,7 @@ class PimcPlayer:
         if self.budget_ms is not None:
             spent = time.perf_counter() - t0
             budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
-        out = pimc.search(
-            k,
-            budget,
-            _mix(self._seed, len(k.record)),
-            self._per_solve.get(left, 0.0),
-            self.layouts,
-        )
+        out = self._search(view, k, budget, _mix(self._seed, len(k.record)))
         if out["layouts"]:
             self._per_solve[left] = float(out["per_solve"])
         self.last = {"how": "search", **out}
@@ -227,6 +221,13 @@ class PimcPlayer:
         if found is not None and legal >> found & 1:
             return Card(found)
         return card
+
+    def _search(
+        self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
+    ) -> dict[str, Any]:
+        """The search's answer (``pimc.search``'s keys: card, layouts, per_solve, ...)."""
+        left = 52 - len(k.record)
+        return pimc.search(k, budget, seed, self._per_solve.get(left, 0.0), self.layouts)
 
 
 # --- strong ---------------------------------------------------------------------------------------
@@ -254,40 +255,23 @@ class StrongPlayer(PimcPlayer):
         self.objective = objective
         self.beta = beta
 
-    def play(self, view: SeatView) -> Card:
+    def _search(
+        self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
+    ) -> dict[str, Any]:
         from callbreak_lab.arena import strong
         from callbreak_lab.arena.sampling import BETA
 
-        t0 = time.perf_counter()
-        k = pimc.Knowledge.from_history(view.rules, view.seat, view.hand.mask, view.history)
-        legal = k.legal_mask()
-        card = pimc.cheap_card(view.rules, k.hand, k.trick, k.record)
-        left = 52 - len(k.record)
-        self.last = {"how": "cheap"}
-        if legal.bit_count() == 1 or left > self.search_cards:
-            return card
-        budget = None
-        if self.budget_ms is not None:
-            spent = time.perf_counter() - t0
-            budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
-        out = strong.choose_card(
+        return strong.choose_card(
             k,
             view.calls,
             view.tricks_won[view.seat],
             budget,
-            _mix(self._seed, len(k.record)),
-            estimate=self._per_solve.get(left, 0.0),
+            seed,
+            estimate=self._per_solve.get(52 - len(k.record), 0.0),
             max_layouts=self.layouts,
             objective=self.objective,  # type: ignore[arg-type]
             beta=BETA if self.beta is None else self.beta,
         )
-        if out["distinct"]:
-            self._per_solve[left] = float(out["per_solve"])
-        self.last = {"how": "search", **out}
-        found = out["card"]
-        if found is not None and legal >> found & 1:
-            return Card(found)
-        return card
 
 
 # --- cheater --------------------------------------------------------------------------------------
