@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testdata import stop_server
 
 from callbreak_lab import arena, bhoos
 from callbreak_lab.arena.players import simple_call, simple_card
@@ -225,12 +226,7 @@ def test_the_project_service_bot_plays_in_the_arena() -> None:
             progress=False,
         )
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     assert [f.text() for b in report.boards for f in b.faults] == []
     bot = report.player("bot")
     assert bot.boards == 4 and 1 <= bot.mean_call <= 8

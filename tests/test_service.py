@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from testdata import stop_server
 
 from callbreak_lab import __version__
 from callbreak_lab.bidding import calls
@@ -591,12 +592,7 @@ def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) ->
                 answer = json.load(r)
             assert answer["seat"] == 2 and 1 <= answer["call"] <= 13
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)
     text = log_path.read_text(errors="replace")
     assert "Uvicorn running" in text or "Started server process" in text, text
     assert "/v1/evaluate" not in text and "/healthz" not in text, text

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from testdata import BHOOS_DIR
+from testdata import BHOOS_DIR, stop_server
 
 from callbreak_lab import bhoos
 from callbreak_lab.rules import PRESETS
@@ -95,12 +95,7 @@ def server() -> Iterator[str]:
             time.sleep(0.3)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 def _raw(base: str, chunks: list[tuple[bytes, float]], wait: float = 5.0) -> tuple[bytes, float]:
