@@ -9,6 +9,12 @@ Traffic goes to 127.0.0.1 only.
     .venv/bin/python benchmarks/service.py                 # 50 clients, closed loop, 20 s each
     .venv/bin/python benchmarks/service.py --rate 10       # 50 clients x 10 req/s, paced
     .venv/bin/python benchmarks/service.py --duration 5    # quicker
+    .venv/bin/python benchmarks/service.py --endpoints burst --serve "--http-workers 2 --workers 1"
+
+``burst`` sends the 61 recorded ``/play`` requests at once, each on its own connection, with a
+``timeBudget`` of each of ``--burst-budgets`` (``--burst-rounds`` times), and reports how long
+the answers took after each request's arrival (the server's ``x-callbreak-elapsed-ms``) and as
+the client saw them, how many came after the budget, and whether every card was legal.
 
 ``/play`` replays the recorded Bhoos client requests of ``tests/data/bhoos`` (``--play-log``).
 """
@@ -57,10 +63,10 @@ def cpu_model() -> str:
 
 
 def start_server(port: int, extra: list[str]) -> subprocess.Popen[bytes]:
-    """uvicorn serving the app on 127.0.0.1:port (its solver pool inside), ``extra`` uvicorn
-    options appended (e.g. ``--http h11`` to compare HTTP parsers)."""
-    cmd = [sys.executable, "-m", "uvicorn", "callbreak_lab.service.app:app"]
-    cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
+    """``callbreak-lab serve`` on 127.0.0.1:port (its solver pool inside, the guarded HTTP
+    protocol), ``extra`` options appended (e.g. ``--http-workers 2 --workers 1``)."""
+    cmd = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
+    cmd += ["--log-level", "warning", "--no-access-log"]
     return subprocess.Popen(cmd + extra)
 
 
@@ -107,6 +113,11 @@ class _Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def post(self, path: str, payload: bytes) -> tuple[int, bytes]:
+        status, _, body = await self.exchange(path, payload)
+        return status, body
+
+    async def exchange(self, path: str, payload: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
+        """POST ``payload``; the status, the headers (lower-case names) and the body."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None
@@ -117,13 +128,12 @@ class _Connection:
         self.writer.write(head.encode() + payload)
         lines = (await self.reader.readuntil(b"\r\n\r\n")).split(b"\r\n")
         status = int(lines[0].split()[1])
-        length = 0
+        headers = {}
         for line in lines[1:]:
             name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        body = await self.reader.readexactly(length)
-        return status, body
+            headers[name.strip().lower()] = value.strip()
+        body = await self.reader.readexactly(int(headers.get(b"content-length", b"0")))
+        return status, headers, body
 
     def close(self) -> None:
         if self.writer is not None:
@@ -197,6 +207,54 @@ async def drive(
     }
 
 
+def _legal(req: dict[str, Any], answer: str) -> bool:
+    """Whether ``answer`` is one of the request's cards and legal under the online rules."""
+    from callbreak_lab.bhoos import parse_bhoos_card
+    from callbreak_lab.cards import Hand
+    from callbreak_lab.rules import PRESETS
+
+    hand = Hand.from_cards(parse_bhoos_card(c) for c in req["cards"])
+    trick = [parse_bhoos_card(c) for c in req.get("played", [])]
+    legal = PRESETS["online"].legal_cards(hand, trick, first_trick=not req.get("history"))
+    return answer in req["cards"] and parse_bhoos_card(answer) in legal
+
+
+async def burst(base: str, bodies: list[dict[str, Any]], budget_ms: int) -> dict[str, Any]:
+    """Every body at once, each on a new connection, with ``timeBudget`` = ``budget_ms``."""
+    host, port = base.removeprefix("http://").split(":")
+
+    async def one(req: dict[str, Any]) -> tuple[float, float, bool, str]:
+        conn = _Connection(host, int(port))
+        payload = json.dumps({**req, "timeBudget": budget_ms}).encode()
+        t0 = time.perf_counter()
+        try:
+            status, headers, body = await conn.exchange("/play", payload)
+        finally:
+            conn.close()
+        seen = (time.perf_counter() - t0) * 1000
+        if status != 200:
+            return float("nan"), seen, False, str(status)
+        served = float(headers.get(b"x-callbreak-elapsed-ms", b"nan"))
+        answer = json.loads(body)["value"]
+        return served, seen, _legal(req, answer), headers.get(b"x-callbreak-choice", b"").decode()
+
+    results = await asyncio.gather(*(one(b) for b in bodies))
+    served = np.array([r[0] for r in results])
+    seen = np.array([r[1] for r in results])
+    return {
+        "budget_ms": budget_ms,
+        "requests": len(results),
+        "served_p50_ms": float(np.nanpercentile(served, 50)),
+        "served_max_ms": float(np.nanmax(served)),
+        "seen_p50_ms": float(np.percentile(seen, 50)),
+        "seen_max_ms": float(np.max(seen)),
+        "late_served": int(np.sum(~(served < budget_ms))),
+        "late_seen": int(np.sum(seen >= budget_ms)),
+        "illegal": sum(not r[2] for r in results),
+        "searched": sum(r[3].startswith("search") for r in results),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per endpoint (and JSON with --json)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -218,13 +276,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
-        "--uvicorn", default="", help='extra uvicorn options, e.g. "--http h11 --loop asyncio"'
+        "--serve", default="", help='extra serve options, e.g. "--http-workers 2 --workers 1"'
     )
+    ap.add_argument("--burst-budgets", default="1000,300", help="timeBudget values (ms)")
+    ap.add_argument("--burst-rounds", type=int, default=5, help="bursts per budget")
     args = ap.parse_args(argv)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
-    server = start_server(port, args.uvicorn.split())
+    server = start_server(port, args.serve.split())
     results = []
     try:
         wait_ready(base)
@@ -233,6 +293,37 @@ def main(argv: list[str] | None = None) -> int:
             "play": ("/play", lambda: play_bodies(args.play_log)),
         }
         for name in args.endpoints.split(","):
+            if name == "burst":
+                bodies = play_bodies(args.play_log)
+                asyncio.run(burst(base, bodies, 1000))  # warm-up
+                for budget in (int(b) for b in args.burst_budgets.split(",")):
+                    rounds = [
+                        asyncio.run(burst(base, bodies, budget)) for _ in range(args.burst_rounds)
+                    ]
+                    res = {
+                        "endpoint": "burst",
+                        "budget_ms": budget,
+                        "rounds": len(rounds),
+                        "requests": sum(r["requests"] for r in rounds),
+                        "served_p50_ms": float(np.median([r["served_p50_ms"] for r in rounds])),
+                        "served_max_ms": max(r["served_max_ms"] for r in rounds),
+                        "seen_p50_ms": float(np.median([r["seen_p50_ms"] for r in rounds])),
+                        "seen_max_ms": max(r["seen_max_ms"] for r in rounds),
+                        "late_served": sum(r["late_served"] for r in rounds),
+                        "late_seen": sum(r["late_seen"] for r in rounds),
+                        "illegal": sum(r["illegal"] for r in rounds),
+                        "searched": sum(r["searched"] for r in rounds),
+                    }
+                    results.append(res)
+                    print(
+                        f"burst {res['requests']} x /play, budget {budget} ms: after arrival "
+                        f"p50 {res['served_p50_ms']:.0f} max {res['served_max_ms']:.0f} ms, "
+                        f"late {res['late_served']}; client-side p50 {res['seen_p50_ms']:.0f} "
+                        f"max {res['seen_max_ms']:.0f} ms, late {res['late_seen']}; "
+                        f"searched {res['searched']}, illegal {res['illegal']}",
+                        flush=True,
+                    )
+                continue
             path, make = plans[name]
             bodies = make()
             asyncio.run(drive(base, path, bodies[:50], args.concurrency, 2.0))  # warm-up
@@ -258,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "concurrency": args.concurrency,
         "duration_s": args.duration,
         "rate_per_client": args.rate,
-        "uvicorn": args.uvicorn,
+        "serve": args.serve,
         "loadavg_after": os.getloadavg()[0],
         "bid_source": health.get("bid_source"),
         "workers": health.get("workers"),

@@ -187,6 +187,35 @@ def test_a_late_answer_is_a_fault_only_with_a_budget() -> None:
     assert _fault_kinds(board) == [(0, "play", "timeout")]
 
 
+def test_prepare_runs_before_each_deal_outside_the_clock() -> None:
+    """A player's start-up (``prepare``: loading a model, the solver's kernels) is not timed."""
+
+    class SlowStart(Scripted):
+        def __init__(self) -> None:
+            super().__init__("slow-start", {}, call=2)
+            self.prepared: list[str] = []
+
+        def prepare(self, rules: Ruleset) -> None:
+            time.sleep(0.05)
+            self.prepared.append(rules.name)
+
+    players = [SlowStart(), *_table({})[1:]]
+    board = play_deal(MUST_BEAT, "online", players, budget_ms=20)
+    assert board.faults == ()
+    assert players[0].prepared == ["online"]
+
+
+def test_built_in_players_answer_their_first_decisions_within_a_budget() -> None:
+    """The first call and the first search of a fresh ``strong`` player stay inside the
+    budget: the model's load and the solver's kernels (3 s in a new process) are ``prepare``'s
+    (2 s: room for a loaded machine; the player itself keeps within 0.8 of it)."""
+    players = [arena.make_player("strong", "online", 2000)] + [
+        arena.make_player("simple", "online") for _ in range(3)
+    ]
+    board = play_deal(MUST_BEAT, "online", players, budget_ms=2000)
+    assert board.faults == ()
+
+
 # --- what a player sees --------------------------------------------------------------------------
 
 

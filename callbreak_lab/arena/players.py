@@ -2,8 +2,10 @@
 
 A player answers two questions from a :class:`~callbreak_lab.arena.view.SeatView`: ``call(view)``
 (its call for the deal) and ``play(view)`` (its card). The referee may also call two optional
-methods: ``new_deal(seed)`` before each deal (a seed for the player's own randomness, so a
-tournament replays exactly) and, only for a player whose ``sees_deal`` is true (the ``cheater``),
+methods: ``prepare(rules)`` before each deal, outside the clock (loading a model or the solver's
+kernels takes seconds once per process, as a tournament's bots start before their clocks do; a
+player makes it cheap after the first time), ``new_deal(seed)`` before each deal (a seed for the
+player's own randomness, so a tournament replays exactly) and, only for a player whose ``sees_deal`` is true (the ``cheater``),
 ``reveal(deal)``: the whole deal, handed over explicitly, never through the view.
 
 Built in, by name (``make_player``):
@@ -139,10 +141,20 @@ def model_call(view: SeatView) -> int:
     return recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier).call
 
 
+def prepare_model(rules: Ruleset) -> None:
+    """Load the shipped bid model of ``rules`` (cached by ``load_model``)."""
+    from callbreak_lab.bidding.model import load_model
+
+    load_model(rules)
+
+
 class ModelPlayer(SimplePlayer):
     """``model``: the bid model's call, ``simple``'s cards."""
 
     name = "model"
+
+    def prepare(self, rules: Ruleset) -> None:
+        prepare_model(rules)
 
     def call(self, view: SeatView) -> int:
         return model_call(view)
@@ -193,6 +205,15 @@ class PimcPlayer:
         self._per_solve: dict[int, float] = {}  # cards left -> slowest layout seen (budget)
         #: the last search's summary (layouts solved, averages), for inspection
         self.last: dict[str, Any] = {}
+        self._warm = False
+
+    def prepare(self, rules: Ruleset) -> None:
+        prepare_model(rules)
+        if not self._warm:
+            from callbreak_lab import solver
+
+            solver.warm_up()
+            self._warm = True
 
     def new_deal(self, seed: int) -> None:
         self._seed = int(seed)

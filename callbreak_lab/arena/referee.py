@@ -104,7 +104,8 @@ def play_deal(
 
     ``names`` label the players in the record (default their ``name``); ``deal_number`` and
     ``totals`` (tenths, per seat of this deal) are the match's state the views show; players
-    get ``seat_seed(seed, deal_index, seat)`` through ``new_deal``. ``budget_ms`` limits every
+    get ``prepare(rules)`` (outside the clock) and ``seat_seed(seed, deal_index, seat)`` through
+    ``new_deal``. ``budget_ms`` limits every
     decision (None: only a player's own ``time_limit_ms``, which protocol bots have)."""
     r = Ruleset.coerce(rules)
     d = Deal.parse(deal)
@@ -118,6 +119,9 @@ def play_deal(
     ]
     tot = tuple(int(t) for t in totals)
     for s, p in enumerate(players):
+        ready = getattr(p, "prepare", None)
+        if ready is not None:
+            ready(r)
         hook = getattr(p, "new_deal", None)
         if hook is not None:
             hook(seat_seed(seed, deal_index, s))

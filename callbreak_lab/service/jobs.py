@@ -27,7 +27,6 @@ __all__ = [
 ]
 
 _BOT_RULES = Ruleset.preset("online")
-_WARM_DEAL = "AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"
 
 
 def _rules(data: dict[str, Any]) -> Ruleset:
@@ -39,17 +38,10 @@ def _position(deal: str, plays: str, rules: Ruleset) -> Position:
 
 
 def warm_up() -> None:
-    """Load (or compile) the solver's kernels on a small ending, so the first job is fast."""
+    """Load the solver's kernels (``solver.warm_up``), so the first job is fast."""
     from callbreak_lab import solver
 
-    rules = Ruleset.preset("online")
-    deal = Deal.parse(_WARM_DEAL)
-    pos = Position(deal, rules)
-    while len(pos.history) < 40:
-        pos.play(pos.legal_cards().lowest())
-    solver.card_values(pos, pos.to_move, rules)
-    solver.dd_table(pos, rules)
-    solver.playout(pos, rules)
+    solver.warm_up()
 
 
 def ping(delay: float = 0.0) -> str:

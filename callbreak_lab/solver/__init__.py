@@ -4,7 +4,8 @@
 any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`` and
 ``playouts`` batch them over many deals in parallel (joblib), results in input order;
 ``tables_and_playouts`` computes both for each deal at little more than the cost of the table;
-``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need).
+``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need);
+``warm_up`` loads the kernels before a timed search.
 A long search uses a second core (``default_threads``; ``CALLBREAK_LAB_SOLVER_THREADS=1`` keeps
 it to one). Bad input raises the library's errors (``callbreak_lab.errors``): ``SeatError``,
 ``SolverInputError`` for hands and trick that do not form a position or bad bounds,
@@ -21,6 +22,7 @@ from .api import (
     default_threads,
     playout,
     solve,
+    warm_up,
 )
 from .batch import dd_tables, playouts, solve_many, tables_and_playouts, values_and_playouts
 
@@ -37,4 +39,5 @@ __all__ = [
     "solve_many",
     "tables_and_playouts",
     "values_and_playouts",
+    "warm_up",
 ]

@@ -397,3 +397,20 @@ def playout(position: Position | Deal | str, rules: Ruleset | str | None = None)
     value after the card (ties: lowest rank, then clubs < diamonds < hearts < spades), to the
     end. ``tricks`` counts the whole deal, tricks already won included."""
     return playout_of(make_root(position, rules))
+
+
+#: a fixed deal whose last three tricks ``warm_up`` solves
+_WARM_DEAL = "AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernels on a small ending, so that the first real search is not
+    charged for it (seconds, once per process): servers and timed players call it before
+    their clocks start."""
+    rules = Ruleset.preset("online")
+    pos = Position(Deal.parse(_WARM_DEAL), rules)
+    while len(pos.history) < 40:
+        pos.play(pos.legal_cards().lowest())
+    card_values(pos, pos.to_move, rules)
+    dd_table(pos, rules)
+    playout(pos, rules)
