@@ -5,8 +5,9 @@ A player answers two questions from a :class:`~callbreak_lab.arena.view.SeatView
 methods: ``prepare(rules)`` before each deal, outside the clock (loading a model or the solver's
 kernels takes seconds once per process, as a tournament's bots start before their clocks do; a
 player makes it cheap after the first time), ``new_deal(seed)`` before each deal (a seed for the
-player's own randomness, so a tournament replays exactly) and, only for a player whose ``sees_deal`` is true (the ``cheater``),
-``reveal(deal)``: the whole deal, handed over explicitly, never through the view.
+player's own randomness, so a tournament replays exactly) and, only for a player whose
+``sees_deal`` is true (the ``cheater``), ``reveal(deal)``: the whole deal, handed over
+explicitly, never through the view.
 
 Built in, by name (``make_player``):
 

@@ -32,6 +32,7 @@ persistence and recommendations.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import json
@@ -102,7 +103,13 @@ CARD_FORMAT = 1
 
 def default_models_dir() -> Path:
     """``$CALLBREAK_LAB_MODELS`` if set, else ``models/`` beside the package (never the CWD)."""
-    env = os.environ.get(MODELS_ENV)
+    return _models_dir(os.environ.get(MODELS_ENV) or None)
+
+
+@functools.lru_cache(maxsize=16)
+def _models_dir(env: str | None) -> Path:
+    """The resolved directory for a value of the environment variable (resolving a path costs
+    more than a cached model's forecast, and every call asks)."""
     if env:
         return Path(env).expanduser().resolve()
     return Path(__file__).resolve().parents[2] / "models"
@@ -265,7 +272,8 @@ def load_model(
 
     profile = profile_of(profile_or_preset)
     model_path, card_path = model_paths(profile, models_dir)
-    key = (str(model_path.parent.resolve()), profile)
+    folder = model_path.parent if models_dir is None else model_path.parent.resolve()
+    key = (str(folder), profile)
     if cache and key in _LOADED:
         return _LOADED[key]
     with _LOCK:
@@ -391,7 +399,7 @@ def recommend_call(
         np.array([int(seat)]),
         None if prev is None else [list(prev)],
     )
-    dist, floor = bid_model.predict_both(x)
+    dist, floor = bid_model._predict_encoded(x)  # x: encode_hands' rows, calls checked
     used = prev is not None and getattr(bid_model, "conditioned_", None) is not None
     advice = best_call(dist[0], ruleset)
     return Recommendation(parsed, int(seat), ruleset, advice, floor[0], prev, used)

@@ -230,10 +230,11 @@ class BodyLimitMiddleware:
         chunks: list[bytes] = []
         size = 0
         more = True
-        deadline = time.monotonic() + self.body_timeout
+        loop_deadline = asyncio.get_running_loop().time() + self.body_timeout
         while more:
             try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+                async with asyncio.timeout_at(loop_deadline):  # no task per message
+                    message = await receive()
             except TimeoutError:
                 detail = f"the request's body did not arrive within {self.body_timeout:g} s"
                 await _send(send, *_json_error(408, detail))
