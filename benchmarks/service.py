@@ -16,6 +16,10 @@ Traffic goes to 127.0.0.1 only.
 the answers took after each request's arrival (the server's ``x-callbreak-elapsed-ms``) and as
 the client saw them, how many came after the budget, and whether every card was legal.
 
+``montecarlo`` sends ``--mc-hands`` random hands one after another with ``monte_carlo`` =
+``--mc-samples`` and reports the solver time a sample takes in a worker (the answer's
+``elapsed_ms`` over its samples): what ``Settings.monte_carlo_sample_ms`` should be.
+
 ``/play`` replays the recorded Bhoos client requests of ``tests/data/bhoos`` (``--play-log``).
 """
 
@@ -255,6 +259,31 @@ async def burst(base: str, bodies: list[dict[str, Any]], budget_ms: int) -> dict
     }
 
 
+def montecarlo(base: str, hands: int, samples: int) -> dict[str, Any]:
+    """Sequential ``/v1/evaluate`` requests with a Monte Carlo check: per-sample worker ms."""
+    per_sample = []
+    stopped = 0
+    with httpx.Client(timeout=120) as client:
+        for body in evaluate_bodies(hands, seed=7):
+            r = client.post(f"{base}/v1/evaluate", json={**body, "monte_carlo": samples})
+            if r.status_code != 200:
+                raise SystemExit(f"montecarlo: {r.status_code} {r.text} for {body}")
+            mc = r.json()["monte_carlo"]
+            per_sample.append(mc["elapsed_ms"] / mc["samples"])
+            stopped += bool(mc["stopped_early"])
+    ms = np.array(per_sample)
+    return {
+        "endpoint": "montecarlo",
+        "hands": hands,
+        "samples": samples,
+        "sample_ms_mean": float(ms.mean()),
+        "sample_ms_median": float(np.median(ms)),
+        "sample_ms_p90": float(np.percentile(ms, 90)),
+        "sample_ms_max": float(ms.max()),
+        "stopped_early": stopped,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per endpoint (and JSON with --json)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -280,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--burst-budgets", default="1000,300", help="timeBudget values (ms)")
     ap.add_argument("--burst-rounds", type=int, default=5, help="bursts per budget")
+    ap.add_argument("--mc-hands", type=int, default=12, help="hands of the montecarlo mode")
+    ap.add_argument("--mc-samples", type=int, default=40, help="samples a montecarlo request")
     args = ap.parse_args(argv)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -293,6 +324,18 @@ def main(argv: list[str] | None = None) -> int:
             "play": ("/play", lambda: play_bodies(args.play_log)),
         }
         for name in args.endpoints.split(","):
+            if name == "montecarlo":
+                res = montecarlo(base, args.mc_hands, args.mc_samples)
+                results.append(res)
+                print(
+                    f"montecarlo {res['hands']} hands x {res['samples']} samples: a sample "
+                    f"{res['sample_ms_mean']:.0f} ms mean, {res['sample_ms_median']:.0f} median, "
+                    f"{res['sample_ms_p90']:.0f} p90, {res['sample_ms_max']:.0f} max (worker time);"
+                    f" "
+                    f"{res['stopped_early']} stopped early at the time share",
+                    flush=True,
+                )
+                continue
             if name == "burst":
                 bodies = play_bodies(args.play_log)
                 asyncio.run(burst(base, bodies, 1000))  # warm-up

@@ -10,6 +10,7 @@ every legal call. It is the slow, exact-in-the-limit reference the bid model app
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from math import comb
@@ -373,6 +374,22 @@ def _solve_layouts(
     return dd.reshape(len(deals)), po
 
 
+def _solve_until(
+    masks: np.ndarray, seat: int, rules: Ruleset, seconds: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``_solve_layouts`` one layout at a time until ``seconds`` have passed (one at least)."""
+    t0 = time.perf_counter()
+    dd: list[int] = []
+    po: list[int] = []
+    for row in masks:
+        if dd and time.perf_counter() - t0 >= seconds:
+            break
+        d, p = _solve_layouts(row[None, :], seat, rules, 1, False)
+        dd.append(int(d[0]))
+        po.append(int(p[0]))
+    return np.array(dd, dtype=np.int64), np.array(po, dtype=np.int64)
+
+
 def monte_carlo(
     hand: HandLike,
     seat: int,
@@ -383,20 +400,33 @@ def monte_carlo(
     progress: bool = False,
     known: Mapping[int, HandLike] | None = None,
     voids: Mapping[int, VoidSuits] | None = None,
+    time_limit: float | None = None,
 ) -> MonteCarloResult:
     """Single-dummy reference for ``hand`` at ``seat``: deal ``n`` layouts with ``deal_around``,
     solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
 
     Expected scores are exact for the sampled layouts; their standard errors shrink like
     ``1/sqrt(n)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
-    ``deal_around``.
+    ``deal_around``. ``time_limit`` (seconds, with ``n_jobs=1``): solve the layouts in order
+    and start no new one once that much time has passed; the result then summarises the
+    layouts solved (``n`` says how many, at least one). A layout's solve ranges from
+    milliseconds to seconds, so a bound on the count alone does not bound the time.
     """
     r = Ruleset.coerce(rules)
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
         raise SolverInputError(f"n must be a positive int, got {n!r}")
+    if time_limit is not None and (not time_limit > 0 or n_jobs != 1):
+        raise SolverInputError(
+            f"time_limit must be a positive number of seconds, with n_jobs=1; got {time_limit!r}"
+            f" with n_jobs={n_jobs!r}"
+        )
     masks = deal_around(hand, seat, int(n), seed, known=known, voids=voids)
     own = Hand(int(masks[0, seat]))
-    dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
+    if time_limit is None:
+        dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
+    else:
+        dd, po = _solve_until(masks, int(seat), r, float(time_limit))
+        masks = masks[: len(po)]
     po_dist = _distribution(po)
     scores = _calls.score_matrix(r)[:, po]  # (n_calls, n) tenths per layout
     expected = _calls.expected_scores(po_dist, r)

@@ -170,6 +170,24 @@ def test_monte_carlo_admission_by_time_bound() -> None:
     assert default.monte_carlo_cap == int(20_000 * 0.5 // default.monte_carlo_sample_ms)
 
 
+def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
+    """A sample's solve ranges from milliseconds to seconds, so an admitted count can still
+    take too long: no sample is started past the time share, and the answer says how many of
+    the samples asked for were solved, inside the time bound (no 503, no killed worker)."""
+    cfg = Settings(workers=1, solve_timeout=4.0, monte_carlo_sample_ms=1.0)  # share: 2 s
+    with TestClient(create_app(cfg)) as small:
+        t0 = time.monotonic()
+        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 500})
+        took = time.monotonic() - t0
+        assert resp.status_code == 200, resp.text
+        mc = resp.json()["monte_carlo"]
+        assert mc["requested"] == 500 and mc["stopped_early"] and 1 <= mc["samples"] < 500
+        assert took < cfg.solve_timeout
+        assert abs(sum(mc["distribution"]) - 1) < 1e-9
+        ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 1}).json()
+        assert ok["monte_carlo"]["samples"] == 1 and not ok["monte_carlo"]["stopped_early"]
+
+
 LEAN_BODIES = [
     {"hand": HAND, "seat": 0},
     {"hand": "♠AKQ2 ♥T98 ♦765 ♣432", "seat": 2, "rules": "online"},

@@ -247,6 +247,21 @@ def test_monte_carlo_matches_the_solver_per_layout(mc: MonteCarloResult) -> None
         assert mc.playout[i] == solver.playout(deal, rules).tricks[1]
 
 
+def test_monte_carlo_time_limit_stops_starting_layouts(mc: MonteCarloResult) -> None:
+    """With a time limit the layouts are solved in order until it passes: the same layouts
+    and answers as without it, as many as were solved (one at least)."""
+    roomy = monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1, time_limit=600.0)
+    assert roomy.n == MC_N
+    assert np.array_equal(roomy.playout, mc.playout) and np.array_equal(roomy.dd, mc.dd)
+    short = monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1, time_limit=1e-9)
+    assert short.n == 1 and short.masks.shape == (1, 4)
+    assert short.playout[0] == mc.playout[0] and np.array_equal(short.masks[0], mc.masks[0])
+    assert short.playout_dist.sum() == pytest.approx(1.0) and np.isnan(short.expected_se).all()
+    for bad, jobs in ((0.0, 1), (-1.0, 1), (5.0, 2)):
+        with pytest.raises(SolverInputError, match="time_limit"):
+            monte_carlo(MC_HAND, 1, "modern", n=MC_N, time_limit=bad, n_jobs=jobs)
+
+
 def test_monte_carlo_validates() -> None:
     with pytest.raises(SolverInputError, match="positive"):
         monte_carlo(HAND, 0, "modern", n=0)

@@ -89,17 +89,23 @@ def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[st
     return lines.analyse_play(deal, plays, _rules(rules), calls).to_dict()
 
 
-def monte_carlo(hand: int, seat: int, rules: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
-    """``simulate.monte_carlo`` for one hand: play-out and floor distributions, best call."""
+def monte_carlo(
+    hand: int, seat: int, rules: dict[str, Any], n: int, seed: int, time_limit: float | None = None
+) -> dict[str, Any]:
+    """``simulate.monte_carlo`` for one hand: play-out and floor distributions, best call;
+    no new sample is started after ``time_limit`` seconds (the answer says how many were
+    solved of the ``n`` asked for)."""
     from callbreak_lab import simulate
 
     r = _rules(rules)
     t0 = time.perf_counter()
-    result = simulate.monte_carlo(Hand(hand), seat, r, n=n, seed=seed)
+    result = simulate.monte_carlo(Hand(hand), seat, r, n=n, seed=seed, time_limit=time_limit)
     dist = np.asarray(result.playout_dist, dtype=np.float64)
     floor = np.asarray(result.dd_dist, dtype=np.float64)
     return {
         "samples": int(result.n),
+        "requested": int(n),
+        "stopped_early": int(result.n) < int(n),
         "call": int(result.best_call),
         "distribution": [float(p) for p in dist],
         "floor_distribution": [float(p) for p in floor],

@@ -66,10 +66,11 @@ class Settings:
     #: the time bound may be lower (``monte_carlo_cap``)
     max_monte_carlo: int = 500
     #: expected worker time of one Monte Carlo sample in ms (a layout's play-out and its
-    #: guaranteed tricks; benchmarks/RESULTS.md, "Service"), for admission
-    monte_carlo_sample_ms: float = 60.0
-    #: share of ``solve_timeout`` a Monte Carlo request may be expected to use (the rest is
-    #: room for the samples' heavy tail)
+    #: guaranteed tricks, one search thread; benchmarks/RESULTS.md, "Service"), for admission
+    monte_carlo_sample_ms: float = 400.0
+    #: share of ``solve_timeout`` a Monte Carlo request may be expected to use: the cap's
+    #: budget, and the time after which its job starts no new sample (the rest of the bound is
+    #: room for the last sample's tail)
     monte_carlo_share: float = 0.5
     #: number of solver worker processes
     workers: int = field(default_factory=_default_workers)

@@ -155,9 +155,13 @@ class CallRow(BaseModel):
 
 
 class MonteCarloCheck(BaseModel):
-    """The slow reference: layouts dealt around the hand and solved."""
+    """The slow reference: layouts dealt around the hand and solved. A sample's solve ranges
+    from milliseconds to seconds: no new one is started past the service's Monte Carlo time
+    share, so ``samples`` (solved) may be fewer than ``requested`` (``stopped_early``)."""
 
     samples: int
+    requested: int
+    stopped_early: bool
     call: int
     distribution: list[float]
     floor_distribution: list[float]

@@ -83,6 +83,7 @@ def register(app: FastAPI, svc: Service) -> None:
                     "rules": rules.to_dict(),
                     "n": req.monte_carlo,
                     "seed": svc.settings.seed,
+                    "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
                 },
                 client=client_of(request),
             )
