@@ -101,3 +101,19 @@ def test_strong_plays_a_deal() -> None:
     assert report.player("strong").boards == 4
     player = make_player("strong", "modern")
     assert player.name == "strong"
+
+
+def test_strong_variants_by_name() -> None:
+    """The variants that measure each part, and a clear error for an unknown one."""
+    from callbreak_lab.arena.players import StrongPlayer
+    from callbreak_lab.errors import UsageError
+
+    base = make_player("strong", "online", 500)
+    assert isinstance(base, StrongPlayer) and (base.layouts, base.objective) == (64, "score")
+    assert base.beta is None and base.budget_ms == 500
+    wide = make_player("strong:wide", "online", 500)
+    assert isinstance(wide, StrongPlayer) and wide.layouts == 256 and wide.budget_ms == 500
+    both = make_player("strong:tricks:uniform", "online")
+    assert isinstance(both, StrongPlayer) and both.objective == "tricks" and both.beta == 0.0
+    with pytest.raises(UsageError, match="unknown variant 'fast'"):
+        make_player("strong:fast")
