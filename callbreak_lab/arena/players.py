@@ -27,7 +27,8 @@ Built in, by name (``make_player``):
   scoring of its call) over layouts drawn by the likelihood of the other seats' calls
   (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget
   (``strong:tricks`` plays for the mean value instead, ``strong:uniform`` draws the layouts
-  uniformly, ``strong:wide`` draws up to 256: the variants that measure each part);
+  uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick:
+  the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling);
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
@@ -373,12 +374,15 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
     if name.startswith("strong:"):  # variants for comparisons: tricks, uniform, wide
         flags = name.split(":")[1:]
-        unknown = [f for f in flags if f not in ("tricks", "uniform", "wide")]
+        unknown = [f for f in flags if f not in ("tricks", "uniform", "wide", "early")]
         if unknown:
-            raise UsageError(f"strong: unknown variant {unknown[0]!r} (tricks, uniform, wide)")
+            raise UsageError(
+                f"strong: unknown variant {unknown[0]!r} (tricks, uniform, wide, early)"
+            )
         return StrongPlayer(
             layouts=256 if "wide" in flags else 64,
             budget_ms=budget_ms,
+            search_cards=52 if "early" in flags else 40,
             objective="tricks" if "tricks" in flags else "score",
             beta=0.0 if "uniform" in flags else None,
         )
