@@ -26,7 +26,7 @@ test: $(STAMP) lint typecheck browser-deps pytest
 
 ## The developer loop: lint and every test but the slow, browser and notebook ones (under 2 min).
 quick: $(STAMP) lint
-	$(BIN)/python -m pytest -q -m "not slow and not browser and not notebook" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not notebook" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check callbreak_lab tests benchmarks scripts

@@ -196,6 +196,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
 def test_the_project_service_bot_plays_in_the_arena() -> None:
     port = _free_port()

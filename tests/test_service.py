@@ -570,6 +570,7 @@ def test_a_worker_tells_library_errors_from_bugs(monkeypatch: pytest.MonkeyPatch
         worker.join(10)
 
 
+@pytest.mark.slow
 def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) -> None:
     """`callbreak-lab serve --http-workers 2` really serves: every process gets the solver
     settings given on the command line (handed over by environment) and answers on 127.0.0.1."""

@@ -46,6 +46,7 @@ CHECKS = [
 ]
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(
     max_examples=25,

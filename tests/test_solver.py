@@ -98,6 +98,7 @@ def test_first_trick_spade_ban() -> None:
     assert checked == 384
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("switch", range(N_OPTS))
 def test_every_technique_switch_keeps_values(switch: int) -> None:
     opts = default_opts()
