@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -29,13 +30,42 @@ from callbreak_lab.arena.sampling import BETA, weighted_layouts
 from callbreak_lab.cards import Card, lowest_card
 from callbreak_lab.errors import SolverInputError, UsageError
 
-__all__ = ["Objective", "best_card", "choose_card", "expected_scores"]
+__all__ = [
+    "Drawn",
+    "Objective",
+    "best_card",
+    "choose_card",
+    "draw_layouts",
+    "expected_scores",
+    "layout_outcomes",
+]
 
 Objective = Literal["score", "tricks"]
 
 #: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
 #: fit them far better than the rest), and more candidates keep more distinct layouts
 OVERSAMPLE = 8
+
+
+def layout_outcomes(
+    values: Sequence[dict[int, int]], rules: Any, call: int | None, won: int
+) -> dict[int, tuple[np.ndarray, np.ndarray | None]]:
+    """For each card legal on every layout: the seat's deal total of tricks on each layout
+    (``won`` + the card's value there) and, with its ``call``, the preset's score of it in
+    points (None without a call)."""
+    cards = set(values[0])
+    for v in values[1:]:
+        cards &= set(v)
+    out: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+    for c in cards:
+        tricks = np.array([v[c] for v in values], dtype=np.int64) + won
+        scores = (
+            None
+            if call is None
+            else np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
+        )
+        out[c] = (tricks, scores)
+    return out
 
 
 def expected_scores(
@@ -50,15 +80,40 @@ def expected_scores(
     seat that called ``call`` and has won ``won`` tricks."""
     w = np.asarray(weights, dtype=np.float64)
     w = w / w.sum()
-    cards = set(values[0])
-    for v in values[1:]:
-        cards &= set(v)
     out: dict[int, tuple[float, float]] = {}
-    for c in cards:
-        tricks = np.array([v[c] for v in values], dtype=np.int64) + won
-        scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
-        out[c] = (float(w @ scores), float(w @ (tricks - won)))
+    for c, (tricks, scores) in layout_outcomes(values, rules, call, won).items():
+        assert scores is not None
+        out[c] = (float(w @ scores), float(w @ tricks) - won)
     return out
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Layouts for a search: ``rows`` the distinct layouts (hand masks as dealt), the likeliest
+    first; ``counts`` how often each was drawn (its weight); ``ess`` the effective sample size
+    of the calls' weights over the candidates."""
+
+    rows: np.ndarray
+    counts: np.ndarray
+    ess: float
+
+
+def draw_layouts(
+    k: Knowledge, calls: Sequence[int | None], n: int, seed: int, beta: float = BETA
+) -> Drawn:
+    """``n`` layouts drawn by the calls' likelihood (``sampling.weighted_layouts``, ``OVERSAMPLE``
+    candidates a layout), repeats merged into counts, the most drawn first (a budget that runs
+    out keeps the likeliest layouts). No layout fitting the table: empty rows."""
+    try:
+        drawn = weighted_layouts(k, calls, n, seed, beta=beta, oversample=OVERSAMPLE)
+        rows, ess = drawn.layouts, drawn.ess
+    except SolverInputError:
+        rows, ess = np.zeros((0, 4), dtype=np.uint64), 0.0
+    if not len(rows):
+        return Drawn(rows, np.zeros(0, dtype=np.int64), ess)
+    distinct, raw_counts = np.unique(rows, axis=0, return_counts=True)
+    order = np.argsort(-raw_counts, kind="stable")
+    return Drawn(distinct[order], raw_counts[order], ess)
 
 
 def best_card(table: dict[int, tuple[float, float]], objective: Objective = "score") -> int:
@@ -95,18 +150,8 @@ def choose_card(
     if objective not in ("score", "tricks"):
         raise UsageError(f"objective must be 'score' or 'tricks', got {objective!r}")
     t0 = time.perf_counter()
-    try:
-        drawn = weighted_layouts(k, calls, max_layouts, seed, beta=beta, oversample=OVERSAMPLE)
-        rows, ess = drawn.layouts, drawn.ess
-    except SolverInputError:
-        rows, ess = np.zeros((0, 4), dtype=np.uint64), 0.0
-    if len(rows):
-        distinct, raw_counts = np.unique(rows, axis=0, return_counts=True)
-        # the most drawn first: a budget that runs out keeps the likeliest layouts
-        order = np.argsort(-raw_counts, kind="stable")
-        distinct, counts = distinct[order], raw_counts[order]
-    else:
-        distinct, counts = rows, np.zeros(0, dtype=np.int64)
+    drawn = draw_layouts(k, calls, max_layouts, seed, beta)
+    distinct, counts, ess = drawn.rows, drawn.counts, drawn.ess
     remaining = None if budget is None else budget - (time.perf_counter() - t0)
     solved, worst = layout_values(k, distinct, remaining, estimate)
     info: dict[str, Any] = {
