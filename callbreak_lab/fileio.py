@@ -56,7 +56,7 @@ def atomic_open(path: Path, suffix: str = "") -> Iterator[IO[bytes]]:
             os.close(dfd)
 
 
-def read_lines(path: str) -> list[str]:
+def read_lines(path: str, what: str = "--file") -> list[str]:
     """The lines of a ``--file`` (``-``: stdin). Bytes that are not UTF-8 become U+FFFD, so
     that only their lines are reported as malformed and the others still run; a leading
     byte-order mark (files saved by some Windows editors) is dropped."""
@@ -69,5 +69,5 @@ def read_lines(path: str) -> list[str]:
             with open(path, encoding="utf-8-sig", errors="replace") as f:
                 text = f.read()
     except OSError as e:
-        raise UsageError(f"cannot read --file {path}: {e}") from None
+        raise UsageError(f"cannot read {what} {path}: {e}") from None
     return text.splitlines()

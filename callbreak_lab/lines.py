@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from callbreak_lab.cards import Card, CardLike, Deal, check_seat, lowest_card, p
 from callbreak_lab.errors import CallError, IllegalPlayError, RecordError, SolverInputError
 from callbreak_lab.game import Position, parse_record
 from callbreak_lab.rules import Legal, Reason, Ruleset
+
+if TYPE_CHECKING:
+    from callbreak_lab.advice import SingleDummy
 
 __all__ = [
     "CardReview",
@@ -159,6 +162,28 @@ class Step:
     forced: str | None  # why, when exactly one legal card was left
     winner: int | None = None  # on the card completing a trick: the seat winning it
     tricks: tuple[int, int, int, int] | None = None  # running counts after the trick
+    #: the mover's single-dummy values here (``advice="single"``; None: not asked, or forced)
+    single: SingleDummy | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def disagrees(self) -> bool:
+        """True when the single-dummy best card is not one of the double-dummy best cards: a
+        card only someone who saw every hand would choose (a teaching moment)."""
+        return self.single is not None and self.single.best not in self.best_cards()
+
+    def lesson(self) -> str | None:
+        """The teaching sentence of a disagreement (None without one)."""
+        sd = self.single
+        if sd is None or not self.disagrees:
+            return None
+        dd_card = self.best_cards()[0]
+        gap = sd.value(sd.best) - sd.value(dd_card)
+        unit = "points" if sd.unit == "points" else "tricks"
+        return (
+            f"double-dummy plays {dd_card} (it sees every hand: {self.values[dd_card]} tricks); "
+            f"at the table {sd.best} is better by {gap:.2f} {unit} "
+            f"({sd.value(sd.best):+.2f} against {sd.value(dd_card):+.2f} over {sd.layouts} layouts)"
+        )
 
     @property
     def value(self) -> int:
@@ -190,6 +215,19 @@ class Step:
         if self.winner is not None:
             d["winner"] = self.winner
             d["tricks"] = list(self.tricks or ())
+        if self.single is not None:
+            sd = self.single
+            d["single"] = {
+                "unit": sd.unit,
+                "best": str(sd.best),
+                "expected": round(sd.value(self.card), 4),
+                "cost": round(sd.cost(self.card), 4),
+                "disagrees": self.disagrees,
+                "lesson": self.lesson(),
+                "layouts": sd.layouts,
+                "exact": sd.exact,
+                "cards": {str(c): round(sd.value(c), 4) for c in sd.ranked()},
+            }
         return d
 
 
@@ -218,6 +256,12 @@ class Line:
     base: Line | None = field(default=None, repr=False, compare=False)
     branched_at: int | None = None
     change: tuple[int, int, int, int] | None = None
+    #: ``(layouts, seed)`` of the single-dummy advice on the steps (None: double-dummy only)
+    single: tuple[int, int] | None = None
+
+    def disagreements(self) -> list[Step]:
+        """The steps whose single-dummy best card differs from the double-dummy best."""
+        return [s for s in self.steps if s.disagrees]
 
     @property
     def tricks(self) -> tuple[int, int, int, int]:
@@ -279,12 +323,14 @@ class Line:
             rest = _dd_steps(pos, self.seat, self.rules, len(steps), old.values[c])
         else:
             rest = _playout_steps(pos, self.rules, len(steps))
+        if self.single is not None:
+            rest = _with_single(rest, self.position(step_index), self, *self.single)
         new = Line(self.kind, self.start, self.rules, self.seat, self.calls, (*steps, *rest))
         a, b = new.tricks, self.tricks
         change = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
         return Line(
             self.kind, self.start, self.rules, self.seat, self.calls, new.steps,
-            base=self, branched_at=step_index, change=change,
+            base=self, branched_at=step_index, change=change, single=self.single,
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
@@ -300,6 +346,9 @@ class Line:
             "steps": [s.to_dict() for s in self.steps],
             "tricks": list(self.tricks),
         }
+        if self.single is not None:
+            d["advice"] = {"kind": "single", "layouts": self.single[0], "seed": self.single[1]}
+            d["disagreements"] = [st.index for st in self.disagreements()]
         if self.change is not None:
             d["branched_at"] = self.branched_at
             d["change"] = list(self.change)
@@ -389,30 +438,89 @@ def _playout_steps(pos: Position, rules: Ruleset, first: int) -> list[Step]:
     return steps
 
 
+Advice = Literal["double", "single"]
+
+
+def _with_single(
+    steps: Sequence[Step], before: Position, line: Line, n: int, seed: int
+) -> list[Step]:
+    """``steps`` (played from ``before``) with the single-dummy values of each decision that
+    is not forced: the studied seat's on a double-dummy line, every mover's on a play-out."""
+    from dataclasses import replace
+
+    from callbreak_lab.advice import single_dummy_values
+
+    pos = before.copy()
+    out: list[Step] = []
+    for st in steps:
+        ours = line.seat is None or st.seat == line.seat
+        if ours and len(st.values) > 1:
+            sd = single_dummy_values(pos, st.seat, line.calls, n, seed * 1009 + st.index)
+            st = replace(st, single=sd)
+        out.append(st)
+        pos.play(st.card)
+    return out
+
+
+def _advice(advice: Advice, n: int, seed: int) -> tuple[int, int] | None:
+    if advice not in ("double", "single"):
+        raise SolverInputError(f"advice must be 'double' or 'single', got {advice!r}")
+    if advice == "double":
+        return None
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise SolverInputError(f"n (layouts a decision) must be an int >= 1, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SolverInputError(f"seed must be an int, got {seed!r}")
+    return (n, seed)
+
+
 def play_line(
     position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
+    *,
+    advice: Advice = "double",
+    n: int = 32,
+    seed: int = 0,
 ) -> Line:
-    """The double-dummy line for ``seat`` from ``position`` to the end of the deal."""
+    """The double-dummy line for ``seat`` from ``position`` to the end of the deal.
+
+    ``advice="single"``: each of the seat's decisions also carries its single-dummy values
+    (``advice.single_dummy_values`` over ``n`` layouts, seeded), and the line marks where the
+    two judgements disagree (``Line.disagreements``, ``Step.lesson``)."""
     pos, r = _rules_of(position, rules)
     seat = check_seat(seat)
     c = parse_calls(calls, r)
+    single = _advice(advice, n, seed)
     start = pos.copy()
-    return Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
+    line = Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
+    if single is None:
+        return line
+    steps = _with_single(line.steps, start, line, *single)
+    return Line("line", start, r, seat, c, tuple(steps), single=single)
 
 
 def playout_line(
     position: Position | Deal | str,
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
+    *,
+    advice: Advice = "double",
+    n: int = 32,
+    seed: int = 0,
 ) -> Line:
-    """The self-interested play-out from ``position``, annotated with each mover's values."""
+    """The self-interested play-out from ``position``, annotated with each mover's values
+    (``advice="single"``: and each mover's single-dummy values, see ``play_line``)."""
     pos, r = _rules_of(position, rules)
     c = parse_calls(calls, r)
+    single = _advice(advice, n, seed)
     start = pos.copy()
-    return Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
+    line = Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
+    if single is None:
+        return line
+    steps = _with_single(line.steps, start, line, *single)
+    return Line("playout", start, r, None, c, tuple(steps), single=single)
 
 
 # --- reviews of played cards ----------------------------------------------------------------------

@@ -91,6 +91,13 @@ def _detail(step: Step, flagged: int = 0) -> str:
         return f"{head:<14} forced: {letters(step.forced)}"
     why = f" ({letters(step.restriction)})" if step.restriction else ""
     note = f"  lost {flagged}" if flagged > 0 else ""
+    sd = step.single
+    if sd is not None:
+        unit = "pts" if sd.unit == "points" else "tricks"
+        note += (
+            f"  | single-dummy: {sd.best} best, {step.card} {sd.value(step.card):+.2f} {unit}"
+            + ("  <- differs" if step.disagrees else "")
+        )
     return f"{head:<14} {_values_text(step)}{why}{note}"
 
 
@@ -148,6 +155,14 @@ def line_text(line: Line, detail: bool = False) -> str:
             out.extend(_detail(s) for s in group)
     t = line.tricks
     out.append(f"Result: {_counts(t, line.calls)}{_scores(t, line.calls, line.rules)}")
+    if line.single is not None:
+        moments = line.disagreements()
+        out.append(
+            f"Single-dummy advice ({line.single[0]} layouts a decision): "
+            + (f"{len(moments)} decision(s) where it differs from double-dummy:" if moments
+               else "it agrees with double-dummy at every decision.")
+        )  # fmt: skip
+        out.extend(f"  T{m.trick + 1} S{m.seat}: {m.lesson()}" for m in moments)
     out.append(LEGEND)
     return "\n".join(out)
 

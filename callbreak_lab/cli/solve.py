@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from callbreak_lab.cards import Card, Deal
-from callbreak_lab.cli.base import PROG, Output, UsageError, rules_of
+from callbreak_lab.cli.base import PROG, Output, UsageError, parse_ints, rules_of
 from callbreak_lab.errors import CallbreakLabError, SolverInputError
 from callbreak_lab.fileio import read_lines
 
@@ -65,28 +65,91 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
     p = sub.add_parser(
         "analyse",
         parents=[common],
-        help="review the cards played in a deal against double-dummy defence",
+        help="review the cards played (double-dummy, or single-dummy: as seen at the table)",
         description="For each card of --plays: its player's double-dummy value before and "
         "after it; flags each card that lost a trick, with the better cards, and sums up per "
-        "seat.",
+        "seat. --single-dummy N judges every card by what its player could see instead (N "
+        "layouts of the hidden cards a decision, weighted by the calls): its expected score, "
+        "the best card and the cost in points, each player's points lost by calling and by "
+        "play, and the three biggest mistakes. --record reads an arena board record and "
+        "--bhoos a file of Bhoos /play requests (the requesting bot's cards are judged).",
     )
-    p.add_argument("deal", help="four dotted hands, seats 0..3")
-    p.add_argument("--plays", required=True, help="the cards played (a play record)")
-    p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
+    p.add_argument("deal", nargs="?", help="four dotted hands, seats 0..3")
+    p.add_argument("--plays", default=None, help="the cards played (a play record)")
+    p.add_argument(
+        "--calls", default=None, help="the four calls, e.g. 3,4,2,3 (over a record's own)"
+    )
     p.add_argument("--detail", action="store_true", help="every card's values and reasons")
+    p.add_argument(
+        "--single-dummy",
+        type=int,
+        default=None,
+        metavar="N",
+        help="judge single-dummy with N layouts a decision (32 is a good start)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the layouts' seed (single-dummy)")
+    p.add_argument(
+        "--seats", default=None, help="judge only these seats, e.g. 0 or 0,2 (single-dummy)"
+    )
+    p.add_argument("--record", default=None, help="an arena board record (JSON) to review")
+    p.add_argument(
+        "--bhoos", default=None, help="a file of Bhoos /play requests (JSON objects) to review"
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar (single-dummy)")
     p.set_defaults(run=cmd_analyse)
 
 
 def cmd_analyse(args: argparse.Namespace) -> Output:
-    """A review of played cards."""
+    """A review of played cards (double-dummy, or single-dummy with --single-dummy)."""
     from callbreak_lab.lines import analyse_play
 
-    if not args.plays.strip():  # an empty review: almost surely a mistake (an unset variable)
-        raise UsageError(
-            "analyse: --plays is empty: give the cards played, e.g. 'AS 2S 5S KS | QH'"
-        )
-    review = analyse_play(args.deal, args.plays, rules_of(args), args.calls)
-    return Output(review.text(detail=args.detail), review.to_dict())
+    sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
+    if len(sources) != 1:
+        raise UsageError("analyse: give one of DEAL (with --plays), --record FILE, --bhoos FILE")
+    sd = args.single_dummy
+    if sd is not None and not 1 <= sd <= 4096:
+        raise UsageError(f"analyse: --single-dummy must be 1..4096 layouts, got {sd}")
+    if sd is None and (args.seats is not None or args.bhoos is not None):
+        raise UsageError("analyse: --seats and --bhoos need --single-dummy N")
+    seats = None if args.seats is None else parse_ints(args.seats, "--seats")
+    progress = not args.quiet and sys.stderr.isatty()
+    if args.bhoos is not None:
+        return _analyse_bhoos(args, sd or 0, progress)
+    if args.record is not None:
+        from callbreak_lab.arena.records import load_record
+
+        if args.plays is not None:
+            raise UsageError("analyse: --record holds the plays; --plays is not used with it")
+        board = load_record(args.record)
+        deal, plays, rules = board.deal, board.plays, board.rules
+        calls: Any = board.calls if args.calls is None else args.calls
+    else:
+        if args.plays is None or not args.plays.strip():  # an empty review: an unset variable?
+            raise UsageError(
+                "analyse: --plays is empty: give the cards played, e.g. 'AS 2S 5S KS | QH'"
+            )
+        deal, plays, rules, calls = args.deal, args.plays, rules_of(args), args.calls
+    if sd is None:
+        review = analyse_play(deal, plays, rules, calls)
+        return Output(review.text(detail=args.detail), review.to_dict())
+    from callbreak_lab.review import review_play
+
+    sdr = review_play(deal, plays, rules, calls, sd, args.seed, seats=seats, progress=progress)
+    return Output(sdr.text(), sdr.to_dict())
+
+
+def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
+    from callbreak_lab.bhoos import read_requests
+    from callbreak_lab.review import review_bhoos
+
+    if args.plays is not None or args.seats is not None:
+        raise UsageError("analyse: --bhoos reviews the requesting bot's cards; no --plays/--seats")
+    requests = list(read_requests("\n".join(read_lines(args.bhoos, "--bhoos"))))
+    reviews = review_bhoos(requests, args.calls, n, args.seed, progress=progress)
+    if not reviews:
+        raise UsageError(f"analyse: {args.bhoos} holds no /play request")
+    text = "\n\n".join(f"game {i}: " + r.text() for i, r in enumerate(reviews, 1))
+    return Output(text, {"games": [r.to_dict() for r in reviews]})
 
 
 def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

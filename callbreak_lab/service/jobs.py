@@ -22,6 +22,7 @@ __all__ = [
     "line",
     "monte_carlo",
     "ping",
+    "review",
     "solve",
     "warm_up",
 ]
@@ -87,6 +88,23 @@ def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[st
     from callbreak_lab import lines
 
     return lines.analyse_play(deal, plays, _rules(rules), calls).to_dict()
+
+
+def review(
+    deal: str,
+    plays: str,
+    rules: dict[str, Any],
+    calls: Any,
+    n: int,
+    seed: int,
+    seats: list[int] | None,
+    time_limit: float | None,
+) -> dict[str, Any]:
+    """``review.review_play``: the single-dummy review of the cards played, as a dict."""
+    from callbreak_lab.review import review_play
+
+    r = _rules(rules)
+    return review_play(deal, plays, r, calls, n, seed, seats=seats, time_limit=time_limit).to_dict()
 
 
 def monte_carlo(

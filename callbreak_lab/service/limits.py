@@ -72,6 +72,10 @@ class Settings:
     #: budget, and the time after which its job starts no new sample (the rest of the bound is
     #: room for the last sample's tail)
     monte_carlo_share: float = 0.5
+    #: most layouts a decision of a single-dummy review (``/v1/analyse`` ``single_dummy``; 422
+    #: above): a whole deal's review at 16 takes about 3-12 s of one worker (RESULTS.md,
+    #: "Single-dummy advice"); the review stops judging at ``monte_carlo_share`` of the bound
+    review_layouts_max: int = 16
     #: number of solver worker processes
     workers: int = field(default_factory=_default_workers)
     #: how long start-up waits for the workers to be warm before serving anyway
@@ -117,6 +121,7 @@ class Settings:
         whole("bot_margin_ms", 0)
         whole("bot_search_max_cards", 0, 52)
         whole("max_monte_carlo", 0)
+        whole("review_layouts_max", 1)
         whole("seed", 0)
 
     @property

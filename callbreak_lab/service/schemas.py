@@ -218,6 +218,17 @@ class AnalyseRequest(BaseModel):
     plays: str = Field(max_length=_TEXT, description="the cards played (a play record)")
     rules: RulesSpec = Field("modern", description=_RULES_DOC)
     calls: str | list[int] | None = Field(None, description="the four calls (optional)")
+    single_dummy: int | None = Field(
+        None,
+        ge=1,
+        description="judge each card by what its player could see, over this many layouts of "
+        "the hidden cards a decision (at most the service's review_layouts_max); the answer "
+        "is then the single-dummy review",
+    )
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed (single-dummy)")
+    seats: list[int] | None = Field(
+        None, max_length=4, description="judge only these seats (single-dummy; default all)"
+    )
 
 
 class Health(BaseModel):

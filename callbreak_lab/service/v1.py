@@ -161,21 +161,42 @@ def register(app: FastAPI, svc: Service) -> None:
     @app.post("/v1/analyse", responses=ERRORS, tags=["analysis"])
     async def analyse(req: s.AnalyseRequest, request: Request) -> dict[str, Any]:
         """Review of the cards played: each card's value for its player before and after,
-        flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``)."""
+        flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``);
+        with ``single_dummy``, each card judged by what its player could see (expected score,
+        best card, cost in points; ``SingleDummyReview.to_dict()``)."""
         rules = parse_rules(req.rules)
         pos = parse_position(req.deal, req.plays, rules)
         if not pos.history:  # as the CLI's `analyse` says (a review of no card is not an answer)
             raise FieldError("plays", "no card is played: give the cards to review")
         calls = parse_calls(req.calls, rules)
-        result: dict[str, Any] = await svc.run(
-            "long",
-            "analyse",
-            {
-                "deal": str(pos.deal),
-                "plays": pos.record(),
-                "rules": rules.to_dict(),
-                "calls": None if calls is None else list(calls),
-            },
-            client=client_of(request),
-        )
+        job: dict[str, Any] = {
+            "deal": str(pos.deal),
+            "plays": pos.record(),
+            "rules": rules.to_dict(),
+            "calls": None if calls is None else list(calls),
+        }
+        name = "analyse"
+        if req.single_dummy is not None:
+            cfg = svc.settings
+            if req.single_dummy > cfg.review_layouts_max:
+                raise FieldError(
+                    "single_dummy",
+                    f"at most {cfg.review_layouts_max} layouts a decision, got "
+                    f"{req.single_dummy} (a whole deal's review must fit the service's "
+                    f"{cfg.solve_timeout:g} s time bound; the command line has no limit)",
+                )
+            seats = req.seats
+            if seats is not None and (not seats or any(not 0 <= x <= 3 for x in seats)):
+                raise FieldError("seats", f"seats are 0..3, at least one, got {seats}")
+            name = "review"
+            job.update(
+                n=req.single_dummy,
+                seed=req.seed,
+                seats=seats,
+                time_limit=cfg.solve_timeout * cfg.monte_carlo_share,
+            )
+        elif req.seats is not None:
+            raise FieldError("seats", "seats choose whom a single-dummy review judges: "
+                             "give single_dummy too")  # fmt: skip
+        result: dict[str, Any] = await svc.run("long", name, job, client=client_of(request))
         return result

@@ -1,0 +1,461 @@
+"""Single-dummy review of a played deal: every card judged by what its player could see.
+
+``lines.analyse_play`` judges each card double-dummy (against a player who saw every hand).
+``review_play(deal, plays, rules, calls)`` judges it as a player at the table could: for each
+card, the single-dummy values of every legal card of its player at that moment
+(``advice.single_dummy_values``: layouts of the hidden cards weighted by the calls, the
+expected score of the seat's call), the best card, and the **cost** of the card played: the
+best card's expected score minus its own, in points. A card the rules forced costs nothing and
+is not searched. Each player's summary sums its play costs and adds the **call cost**: the
+expected score of the best call for its hand (the bid model's forecast given the calls before
+it, ``bidding.recommend_call``) minus that of the call it made.
+
+The same review reads the other records a user has: an arena board record
+(``review_record``) and the ``/play`` requests a Bhoos game server sent to a bot
+(``review_bhoos``: the requesting bot's cards, since the other hands never show in full; its
+double-dummy values are then unknown).
+
+Expected scores are in points. Without the calls the cards are judged by expected tricks and
+the review says so (``unit``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from callbreak_lab.advice import SingleDummy, single_dummy_values, values_from_knowledge
+from callbreak_lab.arena.pimc import Knowledge
+from callbreak_lab.arena.sampling import BETA
+from callbreak_lab.cards import Card, CardLike, Deal, Hand
+from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset, trick_winner
+
+__all__ = [
+    "CardJudgement",
+    "PlayerCost",
+    "SingleDummyReview",
+    "review_bhoos",
+    "review_play",
+    "review_record",
+]
+
+#: ``progress(done, total)``: cards judged so far out of the cards to judge
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class CardJudgement:
+    """One played card: who played it, its double-dummy deal total for its player (None when the
+    deal is not known), and the single-dummy judgement at that moment (None when the card was
+    forced or its player is not judged)."""
+
+    index: int  # 0-based position in the play record
+    seat: int
+    card: Card
+    dd_value: int | None
+    sd: SingleDummy | None = field(repr=False)
+    forced: bool
+
+    @property
+    def trick(self) -> int:
+        """1-based trick number."""
+        return self.index // 4 + 1
+
+    @property
+    def sd_expected(self) -> float | None:
+        """The played card's single-dummy expected score (tricks without the call)."""
+        return None if self.sd is None else self.sd.value(self.card)
+
+    @property
+    def sd_best_card(self) -> Card | None:
+        return None if self.sd is None else self.sd.best
+
+    @property
+    def sd_best_expected(self) -> float | None:
+        return None if self.sd is None else self.sd.value(self.sd.best)
+
+    @property
+    def cost(self) -> float:
+        """The best card's expected score minus the played card's (0 for a forced card)."""
+        return 0.0 if self.sd is None else self.sd.cost(self.card)
+
+    @property
+    def cost_se(self) -> float:
+        return 0.0 if self.sd is None else self.sd.cost_se(self.card)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The issue's card object, plus ``trick``, ``forced``, ``cost_se`` and ``layouts``."""
+
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
+        return {
+            "index": self.index,
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": str(self.card),
+            "forced": self.forced,
+            "dd_value": self.dd_value,
+            "sd_expected": r(self.sd_expected),
+            "sd_best_card": None if self.sd_best_card is None else str(self.sd_best_card),
+            "sd_best_expected": r(self.sd_best_expected),
+            "cost": round(self.cost, 4),
+            "cost_se": round(self.cost_se, 4),
+            "layouts": None if self.sd is None else self.sd.layouts,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerCost:
+    """A seat's summary: its call and the best call for its hand (None when not known), the
+    points the call gave up in expectation, the points its cards gave up, and how many of its
+    cards were judged and cost something (``mistakes``: more than ``Review.threshold``)."""
+
+    seat: int
+    call: int | None
+    best_call: int | None
+    call_cost: float | None
+    play_cost: float
+    judged: int
+    mistakes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "call": self.call,
+            "best_call": self.best_call,
+            "call_cost": None if self.call_cost is None else round(self.call_cost, 4),
+            "play_cost": round(self.play_cost, 4),
+            "judged": self.judged,
+            "mistakes": self.mistakes,
+        }
+
+
+@dataclass(frozen=True)
+class SingleDummyReview:
+    """The single-dummy review of a played deal (or a prefix, or one seat's cards)."""
+
+    deal: Deal | None  # None: only the judged seats' hands are known (a bot's requests)
+    rules: Ruleset
+    calls: tuple[int, ...] | None
+    cards: tuple[CardJudgement, ...]
+    players: tuple[PlayerCost, ...]
+    n: int  # layouts a decision
+    seed: int
+    seats: tuple[int, ...]  # the seats judged
+    elapsed_s: float = field(compare=False)
+    #: a card costing more than this (in the review's unit) counts as a mistake
+    threshold: float = 0.05
+    #: the time limit ran out: the review covers the first ``len(cards)`` cards of the plays
+    stopped_early: bool = False
+
+    @property
+    def unit(self) -> str:
+        """``"points"`` (expected scores) or ``"tricks"`` (no calls given)."""
+        return "points" if self.calls else "tricks"
+
+    def mistakes(self, k: int = 3) -> list[CardJudgement]:
+        """The ``k`` costliest cards (cost above ``threshold``), costliest first."""
+        costly = [c for c in self.cards if c.cost > self.threshold]
+        return sorted(costly, key=lambda c: (-c.cost, c.index))[:k]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"deal", "rules", "calls", "unit", "cards": [...], "players": [...],
+        "mistakes": [card indices], "layouts", "seed", "seats"}``."""
+        return {
+            "kind": "single-dummy review",
+            "deal": None if self.deal is None else str(self.deal),
+            "rules": self.rules.name,
+            "calls": list(self.calls) if self.calls else None,
+            "unit": self.unit,
+            "cards": [c.to_dict() for c in self.cards],
+            "players": [p.to_dict() for p in self.players],
+            "mistakes": [c.index for c in self.mistakes()],
+            "layouts": self.n,
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "stopped_early": self.stopped_early,
+        }
+
+    def text(self) -> str:
+        """Plain text: one line per judged card that cost something, the biggest mistakes and
+        the players' summary."""
+        from callbreak_lab.review_render import review_text
+
+        return review_text(self)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        from callbreak_lab.review_render import review_html
+
+        return review_html(self)
+
+
+def _bar(progress: bool | Progress | None, total: int, desc: str) -> tuple[Progress | None, Any]:
+    """A ``progress(done, total)`` callback: the given one, a tqdm bar (``True``) or none."""
+    if progress is None or progress is False:
+        return None, None
+    if callable(progress):
+        return progress, None
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, unit="card", desc=desc, leave=False)
+
+    def tick(done: int, _total: int) -> None:
+        bar.update(done - bar.n)
+
+    return tick, bar
+
+
+def _call_costs(
+    hands: Mapping[int, Hand], calls: tuple[int, ...] | None, rules: Ruleset
+) -> dict[int, tuple[int | None, float | None]]:
+    """``{seat: (best call, call cost)}`` for the seats whose hands are known (the bid model's
+    forecast given the calls of the seats before it)."""
+    from callbreak_lab.bidding.model import recommend_call
+
+    out: dict[int, tuple[int | None, float | None]] = {}
+    for seat, hand in hands.items():
+        if not calls:
+            out[seat] = (None, None)
+            continue
+        rec = recommend_call(hand, seat, rules, earlier_calls=list(calls[:seat]))
+        expected = rec.expected
+        made = expected.get(calls[seat])
+        cost = None if made is None else max(0.0, expected[rec.call] - made)
+        out[seat] = (rec.call, cost)
+    return out
+
+
+def _summaries(
+    cards: Sequence[CardJudgement],
+    seats: Sequence[int],
+    calls: tuple[int, ...] | None,
+    call_costs: Mapping[int, tuple[int | None, float | None]],
+    threshold: float,
+) -> tuple[PlayerCost, ...]:
+    out = []
+    for s in range(4):
+        mine = [c for c in cards if c.seat == s and c.sd is not None]
+        best, cost = call_costs.get(s, (None, None))
+        play = float(sum(c.cost for c in mine))
+        n_bad = sum(c.cost > threshold for c in mine)
+        call = None if not calls else calls[s]
+        out.append(PlayerCost(s, call, best, cost, play, len(mine), n_bad))
+    return tuple(p for p in out if p.seat in seats)
+
+
+def _check(n: int, seed: int, seats: Iterable[int] | None) -> tuple[int, ...]:
+    from callbreak_lab.cards import check_seat
+
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UsageError(f"layouts a decision must be an int >= 1, got {n!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise UsageError(f"seed must be an int, got {seed!r}")
+    chosen = tuple(sorted({check_seat(s) for s in seats})) if seats is not None else (0, 1, 2, 3)
+    if not chosen:
+        raise UsageError("seats: give at least one seat to judge")
+    return chosen
+
+
+def review_play(
+    deal: Deal | str,
+    plays: str | Sequence[CardLike],
+    rules: Ruleset | str,
+    calls: Iterable[int] | str | None = None,
+    n: int = 32,
+    seed: int = 0,
+    *,
+    seats: Iterable[int] | None = None,
+    beta: float = BETA,
+    time_limit: float | None = None,
+    progress: bool | Progress | None = None,
+) -> SingleDummyReview:
+    """Judge every card of ``plays`` (a record or a list of cards from the deal's start; a
+    prefix is fine) single-dummy for the seats ``seats`` (default all four), ``n`` layouts a
+    decision (the decision's layouts are seeded by ``seed`` and the card's index, so a review
+    is reproducible). ``time_limit``: seconds after which no further card is judged (the
+    review then covers the cards before, and says ``stopped_early``). ``progress``: True for a
+    tqdm bar, or a ``progress(done, total)``."""
+    from callbreak_lab import solver
+    from callbreak_lab.lines import _read_plays, parse_calls
+
+    t0 = time.perf_counter()
+    d = Deal.parse(deal)
+    r = Ruleset.coerce(rules)
+    c = parse_calls(calls, r)
+    chosen = _check(n, seed, seats)
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    played = _read_plays(plays)
+    stopped = False
+    pos = Position(d, r)
+    tick, bar = _bar(progress, len(played), "single-dummy review")
+    out: list[CardJudgement] = []
+    try:
+        for i, card in enumerate(played):
+            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+                stopped = True
+                break
+            mover = pos.to_move
+            legal = pos.legal_cards_with_reasons()
+            if card not in legal.legal:
+                where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
+                if card not in pos.hand(mover):
+                    raise IllegalPlayError(f"{where}: seat {mover} does not hold {card}")
+                why = legal.excluded[card]
+                raise IllegalPlayError(f"{where}: seat {mover} cannot play it: {why}")
+            forced = len(legal.legal) == 1
+            dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
+            sd = None
+            if not forced and mover in chosen:
+                sd = single_dummy_values(pos, mover, c, n, seed * 1009 + i, beta=beta)
+            out.append(CardJudgement(i, mover, card, dd, sd, forced))
+            pos.play(card)
+            if tick is not None:
+                tick(i + 1, len(played))
+    finally:
+        if bar is not None:
+            bar.close()
+    costs = _call_costs({s: d[s] for s in chosen}, c, r)
+    return SingleDummyReview(
+        d, r, c, tuple(out), _summaries(out, chosen, c, costs, 0.05), n, seed, chosen,
+        time.perf_counter() - t0, stopped_early=stopped,
+    )  # fmt: skip
+
+
+def review_record(
+    record: Any,
+    n: int = 32,
+    seed: int = 0,
+    *,
+    seats: Iterable[int] | None = None,
+    progress: bool | Progress | None = None,
+) -> SingleDummyReview:
+    """``review_play`` of an arena board (a ``Board`` or the path of its JSON record)."""
+    from callbreak_lab.arena.records import Board, load_record
+
+    board = record if isinstance(record, Board) else load_record(record)
+    return review_play(
+        board.deal, board.plays, board.rules, board.calls, n, seed, seats=seats, progress=progress
+    )
+
+
+def _bhoos_calls(request: Mapping[str, Any], ids: Sequence[str], first: int) -> list[int] | None:
+    """The calls of a request's ``context.bids`` (by player id) in deal seats, if all four."""
+    ctx = request.get("context")
+    bids = ctx.get("bids") if isinstance(ctx, Mapping) else None
+    if not isinstance(bids, Mapping):
+        return None
+    try:
+        by_index = [int(bids[pid]) for pid in ids]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return [by_index[(s + first) % 4] for s in range(4)]
+
+
+def review_bhoos(
+    requests: Sequence[Mapping[str, Any]],
+    calls: Iterable[int] | str | None = None,
+    n: int = 32,
+    seed: int = 0,
+    *,
+    progress: bool | Progress | None = None,
+) -> list[SingleDummyReview]:
+    """Reviews of the games in Bhoos ``/play`` requests (as a game server sent them to one bot):
+    the requests are grouped into deals by the bot's 13 cards, and each deal's latest request
+    gives the play so far; the bot's own cards are judged (the other hands are never known in
+    full, so double-dummy values are None). ``calls`` (deal seats: seat 0 led the first trick)
+    override the requests' ``context.bids``; with neither, the cards are judged by tricks."""
+    from callbreak_lab.bhoos import convert_request
+    from callbreak_lab.lines import parse_calls
+
+    r = Ruleset.coerce("online")
+    deals: dict[int, tuple[int, Mapping[str, Any]]] = {}
+    order: list[int] = []
+    for i, req in enumerate(requests):
+        game = convert_request(req)
+        hand = game.original_hand()
+        if hand is None or len(hand) != 13:
+            raise RecordError(f"request {i + 1}: no playerId and cards: the bot's hand is unknown")
+        key = int(hand.mask)
+        if key not in deals:
+            order.append(key)
+        if key not in deals or len(game.cards) >= len(convert_request(deals[key][1]).cards):
+            deals[key] = (i, req)
+    out = []
+    for key in order:
+        i, req = deals[key]
+        game = convert_request(req)
+        seat = game.my_seat
+        assert seat is not None and game.hand is not None
+        given = calls if calls is not None else _bhoos_calls(req, game.player_ids, game.first_start)
+        c = parse_calls(given, r)
+        out.append(_review_seat(game.cards, seat, Hand(key), r, c, n, seed, progress))
+    return out
+
+
+def _review_seat(
+    record: Sequence[Card],
+    seat: int,
+    hand: Hand,
+    rules: Ruleset,
+    calls: tuple[int, ...] | None,
+    n: int,
+    seed: int,
+    progress: bool | Progress | None,
+) -> SingleDummyReview:
+    """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``."""
+    t0 = time.perf_counter()
+    mine = [i for i in range(len(record)) if _mover(record, i) == seat]
+    tick, bar = _bar(progress, len(mine), "single-dummy review")
+    out: list[CardJudgement] = []
+    k = Knowledge(rules, seat, int(hand.mask))
+    won = 0
+    try:
+        for i, card in enumerate(record):
+            mover = _mover(record, i)
+            if mover == seat:
+                legal = k.legal_mask()
+                if not (legal >> card) & 1:
+                    raise IllegalPlayError(
+                        f"card {i + 1} ({card}, trick {i // 4 + 1}): seat {seat} cannot play it"
+                    )
+                sd = None
+                forced = legal.bit_count() == 1
+                if not forced:
+                    sd = values_from_knowledge(k, won, calls, n, seed * 1009 + i)
+                out.append(CardJudgement(i, seat, card, None, sd, forced))
+                k.hand &= ~(1 << card)
+                if tick is not None:
+                    tick(len(out), len(mine))
+            else:
+                out.append(CardJudgement(i, mover, card, None, None, False))
+            k.add(mover, card)
+            if i % 4 == 3:
+                trick = record[i - 3 : i + 1]
+                won += int((_mover(record, i - 3) + trick_winner(trick)) % 4 == seat)
+    finally:
+        if bar is not None:
+            bar.close()
+    costs = _call_costs({seat: hand}, calls, rules)
+    return SingleDummyReview(
+        None, rules, calls, tuple(out), _summaries(out, (seat,), calls, costs, 0.05), n, seed,
+        (seat,), time.perf_counter() - t0,
+    )  # fmt: skip
+
+
+def _mover(record: Sequence[Card], i: int) -> int:
+    """The seat that played card ``i`` of ``record`` (seat 0 led the first trick)."""
+    leader = 0
+    for t in range(i // 4):
+        leader = (leader + trick_winner(record[4 * t : 4 * t + 4])) % 4
+    return (leader + i % 4) % 4
