@@ -259,12 +259,33 @@ def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
     return np.array(rows, dtype=np.uint64).reshape(-1, 4)
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A lasting pool of ``threads`` solver threads, each with its own single-threaded engine
+    (kept between calls: an engine's table is reused, not reallocated)."""
+    pool = _POOLS.get(threads)
+    if pool is None:
+        from callbreak_lab.solver.api import engine
+
+        def init() -> None:
+            engine(threads=1)
+
+        pool = _POOLS[threads] = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="advice", initializer=init
+        )
+    return pool
+
+
 def _solve(
     k: Knowledge, rows: np.ndarray, threads: int, progress: Progress | None
 ) -> list[tuple[int, dict[int, int]]]:
-    """``pimc.layout_values`` of every row on ``threads`` threads (the solver's kernels release
-    the GIL and each thread has its own engine), in row order; a row the record cannot replay
-    on is left out."""
+    """``pimc.layout_values`` of every row, in row order; a row the record cannot replay on is
+    left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
+    helper thread for long searches); more: layouts side by side on a pool of threads with
+    single-threaded engines (the kernels release the GIL), which uses two cores better than
+    one search and its helper (benchmarks/RESULTS.md, "Single-dummy advice")."""
     total = len(rows)
     results: dict[int, dict[int, int]] = {}
     done = 0
@@ -276,14 +297,14 @@ def _solve(
             if progress is not None:
                 progress(done, total)
         return sorted(results.items())
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        futures = {pool.submit(layout_values, k, rows[i : i + 1], None): i for i in range(total)}
-        for fut in as_completed(futures):
-            got, _ = fut.result()
-            results.update((futures[fut], v) for _, v in got)
-            done += 1
-            if progress is not None:
-                progress(done, total)
+    pool = _pool(threads)
+    futures = {pool.submit(layout_values, k, rows[i : i + 1], None): i for i in range(total)}
+    for fut in as_completed(futures):
+        got, _ = fut.result()
+        results.update((futures[fut], v) for _, v in got)
+        done += 1
+        if progress is not None:
+            progress(done, total)
     return sorted(results.items())
 
 
@@ -302,7 +323,7 @@ def single_dummy_values(
     *,
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
-    threads: int = 1,
+    threads: int | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
     """Every legal card's single-dummy value for ``seat``, the seat to move in ``position``:
@@ -310,9 +331,9 @@ def single_dummy_values(
     layouts drawn by the calls' likelihood, or over every consistent layout with its weight
     when at most ``exact_limit`` are consistent (see the module docstring). ``calls``: the four
     calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform layouts,
-    judged by tricks). ``threads``: layouts solved side by side (each search already uses a
-    second core when it is long, ``solver.default_threads``). ``progress(done, total)`` is
-    called after each layout."""
+    judged by tricks). ``threads``: layouts solved side by side (default
+    ``solver.default_threads()``: two on a machine with two cores). ``progress(done, total)``
+    is called after each layout."""
     from callbreak_lab.lines import parse_calls
 
     if not isinstance(position, Position):
@@ -342,7 +363,7 @@ def values_from_knowledge(
     *,
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
-    threads: int = 1,
+    threads: int | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
     """``single_dummy_values`` from what the seat knows (``k``, to move; ``won`` tricks won;
@@ -355,6 +376,10 @@ def values_from_knowledge(
         raise UsageError(f"seed must be an int, got {seed!r}")
     if not (isinstance(beta, int | float) and not isinstance(beta, bool) and beta >= 0):
         raise UsageError(f"beta must be a number >= 0, got {beta!r}")
+    if threads is None:
+        from callbreak_lab.solver import default_threads
+
+        threads = default_threads()
     if isinstance(threads, bool) or threads not in (1, 2, 3, 4):
         raise UsageError(f"threads must be 1..4, got {threads!r}")
     seat, r = k.seat, k.rules
@@ -386,7 +411,7 @@ def values_from_knowledge(
             samples[Card(x)] = tricks.astype(np.float64)
             continue
         s_mean, s_se = weighted_mean_se(scores, w)
-        make = float(wn @ (tricks >= own))
+        make = min(1.0, float(wn @ (tricks >= own)))  # the weights sum to 1 up to rounding
         outcomes[Card(x)] = CardOutcome(
             t_mean, 0.0 if exact else t_se, s_mean, 0.0 if exact else s_se, make
         )

@@ -274,15 +274,17 @@ def review_play(
     *,
     seats: Iterable[int] | None = None,
     beta: float = BETA,
+    first: int = 0,
     time_limit: float | None = None,
     progress: bool | Progress | None = None,
 ) -> SingleDummyReview:
     """Judge every card of ``plays`` (a record or a list of cards from the deal's start; a
     prefix is fine) single-dummy for the seats ``seats`` (default all four), ``n`` layouts a
     decision (the decision's layouts are seeded by ``seed`` and the card's index, so a review
-    is reproducible). ``time_limit``: seconds after which no further card is judged (the
-    review then covers the cards before, and says ``stopped_early``). ``progress``: True for a
-    tqdm bar, or a ``progress(done, total)``."""
+    is reproducible). ``first``: the index of the first card judged (the cards before it are
+    replayed and listed, not judged). ``time_limit``: seconds after which no further card is
+    judged (the review then covers the cards before, and says ``stopped_early``).
+    ``progress``: True for a tqdm bar, or a ``progress(done, total)``."""
     from callbreak_lab import solver
     from callbreak_lab.lines import _read_plays, parse_calls
 
@@ -296,6 +298,8 @@ def review_play(
     ):
         raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     played = _read_plays(plays)
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= len(played):
+        raise UsageError(f"first must be a card index 0..{len(played)}, got {first!r}")
     stopped = False
     pos = Position(d, r)
     tick, bar = _bar(progress, len(played), "single-dummy review")
@@ -316,7 +320,7 @@ def review_play(
             forced = len(legal.legal) == 1
             dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
             sd = None
-            if not forced and mover in chosen:
+            if not forced and mover in chosen and i >= first:
                 sd = single_dummy_values(pos, mover, c, n, seed * 1009 + i, beta=beta)
             out.append(CardJudgement(i, mover, card, dd, sd, forced))
             pos.play(card)

@@ -91,6 +91,13 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.add_argument(
         "--seats", default=None, help="judge only these seats, e.g. 0 or 0,2 (single-dummy)"
     )
+    p.add_argument(
+        "--from-trick",
+        type=int,
+        default=1,
+        metavar="T",
+        help="judge the cards from trick T on (single-dummy; the earlier ones are replayed)",
+    )
     p.add_argument("--record", default=None, help="an arena board record (JSON) to review")
     p.add_argument(
         "--bhoos", default=None, help="a file of Bhoos /play requests (JSON objects) to review"
@@ -101,6 +108,7 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
 
 def cmd_analyse(args: argparse.Namespace) -> Output:
     """A review of played cards (double-dummy, or single-dummy with --single-dummy)."""
+    from callbreak_lab.game import parse_record
     from callbreak_lab.lines import analyse_play
 
     sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
@@ -134,7 +142,12 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
         return Output(review.text(detail=args.detail), review.to_dict())
     from callbreak_lab.review import review_play
 
-    sdr = review_play(deal, plays, rules, calls, sd, args.seed, seats=seats, progress=progress)
+    if not 1 <= args.from_trick <= 13:
+        raise UsageError(f"analyse: --from-trick must be 1..13, got {args.from_trick}")
+    first = min(4 * (args.from_trick - 1), len(parse_record(plays)))
+    sdr = review_play(
+        deal, plays, rules, calls, sd, args.seed, seats=seats, first=first, progress=progress
+    )
     return Output(sdr.text(), sdr.to_dict())
 
 

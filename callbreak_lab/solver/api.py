@@ -83,15 +83,17 @@ def default_threads() -> int:
     return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
-def engine() -> Engine:
+def engine(threads: int | None = None) -> Engine:
     """This thread's engine (created on the thread's first solve; its table is shared by every
     solve of the thread). One per thread because an engine's search state (stack, trick cards,
     table) is not safe to share: two threads solving on one engine, even with the GIL handing
     over only between kernel calls, gave wrong values (overwritten trick cards). The engine
-    brings its own helper thread (``default_threads``)."""
+    brings its own helper thread (``default_threads``); ``threads`` sets that for an engine
+    created by this call (1: no helper, for threads that each solve their own positions side
+    by side)."""
     eng: Engine | None = getattr(_LOCAL, "engine", None)
     if eng is None:
-        eng = _LOCAL.engine = Engine(threads=default_threads())
+        eng = _LOCAL.engine = Engine(threads=default_threads() if threads is None else threads)
     return eng
 
 

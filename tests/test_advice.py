@@ -1,0 +1,230 @@
+"""Single-dummy advice (``callbreak_lab.advice``): exact answers against an independent brute
+force, known-answer positions where the single-dummy card differs from the double-dummy one,
+sampling against the exact answer, and bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from callbreak_lab import solver
+from callbreak_lab.advice import consistent_layouts, knowledge_of, single_dummy_values
+from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, SolverInputError, UsageError
+from callbreak_lab.game import Position
+from callbreak_lab.lines import play_line
+from callbreak_lab.rules import PRESETS, Ruleset
+
+# Trick 11 of an online deal: seat 3 leads with A♣ 2♠ 6♠, has won 3 tricks and called 4.
+SAFETY = Position.replay(
+    "J75.T42.JT52.QT3 QT98.5.9843.J642 K3.AKJ9763.AK.95 A642.Q8.Q76.AK87",
+    "5D 9D KD QD | 6H QH TH 5H | 7C TC JC 9C | 2C 5C 8C QC | JS QS KS AS | 4S 7S 9S 3S | "
+    "8D AD 6D 2D | 9H 8H 4H 8S | 4D JH 7D JD | 3C 4C 3H KC",
+    "online",
+)
+# Trick 11 of another: seat 0 leads with 3♠ K♥ 6♦, has won 2 tricks and called 4.
+LONG_SHOT = Position.replay(
+    "J43.AK94.Q976.T7 QT8.Q6.T82.KQJ42 K962.J85.54.A853 A75.T732.AKJ3.96",
+    "4H QH JH 2H | JC AC 6C TC | 6S AS 4S QS | 9C 7C KC 3C | 8D 5D JD QD | AH 6H 8H 7H | "
+    "9H TS 5H 3H | TD 4D AD 9D | KD 7D 2D 9S | 8C 7S JS 4C",
+    "online",
+)
+
+
+def _endgame(seed: int, rules: str, left: int) -> Position:
+    """A random deal played at random until ``left`` cards remain in each hand (plus a few
+    cards of the next trick, by the seed)."""
+    rng = np.random.default_rng(seed)
+    p = Position(Deal.random(seed), rules)
+    target = 52 - 4 * left + seed % 3
+    while len(p.history) < target:
+        legal = list(p.legal_cards())
+        p.play(legal[int(rng.integers(len(legal)))])
+    return p
+
+
+def _brute_force(pos: Position, seat: int, call: int) -> dict[Card, tuple[float, float, float]]:
+    """Every assignment of the cards ``seat`` cannot see to the other seats (hand sizes kept),
+    kept when the cards played replay legally on it; each card's mean score, tricks and make
+    rate over them with equal weights. Independent of ``advice``'s inference."""
+    r = pos.rules
+    hands = pos.hand_masks()
+    played = [0, 0, 0, 0]
+    for who, c in pos.history:
+        played[who] |= 1 << c
+    hidden = [c for c in range(52) if not (hands[seat] | played[seat]) >> c & 1]
+    hidden = [c for c in hidden if not any(played[s] >> c & 1 for s in range(4))]
+    others = [s for s in range(4) if s != seat]
+    sizes = [Hand(hands[s]).__len__() for s in others]
+    won = pos.tricks_won[seat]
+    totals: dict[Card, list[float]] = {}
+    count = 0
+    for first in itertools.combinations(hidden, sizes[0]):
+        rest = [c for c in hidden if c not in first]
+        for second in itertools.combinations(rest, sizes[1]):
+            third = [c for c in rest if c not in second]
+            masks = list(played)
+            masks[seat] |= hands[seat]
+            for s, part in zip(others, (first, second, third), strict=True):
+                for c in part:
+                    masks[s] |= 1 << c
+            try:
+                p = Position.replay(Deal([Hand(m) for m in masks]), pos.record(), r)
+            except IllegalPlayError:
+                continue
+            count += 1
+            for c, v in solver.card_values(p, seat, r).items():
+                t = won + v
+                acc = totals.setdefault(c, [0.0, 0.0, 0.0])
+                acc[0] += r.score(call, t) / 10
+                acc[1] += t
+                acc[2] += t >= call
+    return {c: (a[0] / count, a[1] / count, a[2] / count) for c, a in totals.items()}
+
+
+@pytest.mark.parametrize("seed", [3, 11, 27])
+def test_exact_values_match_a_brute_force_over_every_layout(seed: int) -> None:
+    pos = _endgame(seed, ["online", "modern", "strict"][seed % 3], 3)
+    seat = pos.to_move
+    call = pos.tricks_won[seat] + 1
+    calls = [3, 3, 3, 3]
+    calls[seat] = call
+    sd = single_dummy_values(pos, seat, calls, beta=0.0, exact_limit=5000)  # equal weights
+    assert sd.exact
+    ref = _brute_force(pos, seat, call)
+    assert set(sd.outcomes) == set(ref)
+    for c, (score, tricks, make) in ref.items():
+        o = sd.outcomes[c]
+        assert o.expected == pytest.approx(score, abs=1e-9)
+        assert o.tricks == pytest.approx(tricks, abs=1e-9)
+        assert o.make == pytest.approx(make, abs=1e-9)
+        assert o.expected_se == 0.0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), rules=st.sampled_from(sorted(PRESETS)))
+def test_consistent_layouts_are_exactly_those_that_replay(seed: int, rules: str) -> None:
+    pos = _endgame(seed, rules, 3)
+    seat = pos.to_move
+    rows = consistent_layouts(knowledge_of(pos, seat), 10_000)
+    assert rows is not None and len(rows)
+    for row in rows:  # every layout replays the table without an illegal card
+        Position.replay(Deal([Hand(int(m)) for m in row]), pos.record(), pos.rules)
+    # ... and none is missing: the brute force keeps as many
+    assert len(rows) == len({tuple(r) for r in rows})
+    ref = _brute_force_count(pos, seat)
+    assert len(rows) == ref
+
+
+def _brute_force_count(pos: Position, seat: int) -> int:
+    hands = pos.hand_masks()
+    played = [0, 0, 0, 0]
+    for who, c in pos.history:
+        played[who] |= 1 << c
+    seen = hands[seat] | played[0] | played[1] | played[2] | played[3]
+    hidden = [c for c in range(52) if not seen >> c & 1]
+    others = [s for s in range(4) if s != seat]
+    sizes = [len(Hand(hands[s])) for s in others]
+    n = 0
+    for first in itertools.combinations(hidden, sizes[0]):
+        rest = [c for c in hidden if c not in first]
+        for second in itertools.combinations(rest, sizes[1]):
+            third = [c for c in rest if c not in second]
+            masks = list(played)
+            masks[seat] |= hands[seat]
+            for s, part in zip(others, (first, second, third), strict=True):
+                for c in part:
+                    masks[s] |= 1 << c
+            try:
+                Position.replay(Deal([Hand(m) for m in masks]), pos.record(), pos.rules)
+            except IllegalPlayError:
+                continue
+            n += 1
+    return n
+
+
+def test_a_safety_play_makes_the_call_where_double_dummy_plays_for_an_overtrick() -> None:
+    """Seat 3 needs one trick. Double-dummy it leads a spade (it sees the hands: 5 tricks, one
+    over its call, +4.1). At the table the A♣ is the sure trick: no other seat can still hold a
+    club and a spade to ruff it, so it makes the call in every layout (+4.0 at least), while a
+    spade lead fails whenever the spades lie badly."""
+    sd = single_dummy_values(SAFETY, 3, [2, 2, 2, 4], beta=0.0)
+    dd = solver.card_values(SAFETY, 3)
+    assert max(dd, key=lambda c: (dd[c], -c)) in (Card.parse("2S"), Card.parse("6S"))
+    assert dd[Card.parse("2S")] == dd[Card.parse("6S")] == dd[Card.parse("AC")] + 1
+    assert sd.best == Card.parse("AC")
+    assert sd.outcomes[Card.parse("AC")].make == 1.0
+    assert sd.outcomes[Card.parse("2S")].make < 0.8
+    assert sd.cost("2S") > 2.0
+    line = play_line(SAFETY, 3, calls=[2, 2, 2, 4], advice="single")
+    assert [s.index for s in line.disagreements()] == [0]
+    lesson = line.steps[0].lesson()
+    assert lesson is not None and "AC is better" in lesson and "2S" in lesson
+
+
+def test_the_long_shot_double_dummy_sees_is_not_the_table_s_best_card() -> None:
+    """Seat 0 needs two more tricks from 3♠ K♥ 6♦. Double-dummy the K♥ or the 6♦ keeps a
+    trick (it knows where the cards are); at the table the 3♠ gives the best chance of the
+    call, and the double-dummy cards cost more than a point and a half on average."""
+    sd = single_dummy_values(LONG_SHOT, 0, [4, 2, 2, 2], beta=0.0)
+    dd = solver.card_values(LONG_SHOT, 0)
+    assert dd[Card.parse("3S")] < dd[Card.parse("KH")] == dd[Card.parse("6D")]
+    assert sd.best == Card.parse("3S")
+    assert sd.cost("KH") > 1.5 and sd.cost("6D") > 1.5
+    assert sd.outcomes[Card.parse("3S")].make > sd.outcomes[Card.parse("KH")].make
+
+
+def test_sampled_values_agree_with_the_exact_ones_within_their_errors() -> None:
+    pos = _endgame(5, "online", 4)
+    seat = pos.to_move
+    calls = [3, 3, 3, 3]
+    calls[seat] = pos.tricks_won[seat] + 2
+    exact = single_dummy_values(pos, seat, calls, exact_limit=100_000)
+    sampled = single_dummy_values(pos, seat, calls, n=400, seed=1, exact_limit=0)
+    assert exact.exact and not sampled.exact
+    for c, o in exact.outcomes.items():
+        s = sampled.outcomes[c]
+        assert s.expected is not None and o.expected is not None and s.expected_se is not None
+        assert abs(s.expected - o.expected) <= 4 * s.expected_se + 0.05
+        assert abs(s.tricks - o.tricks) <= 4 * s.tricks_se + 0.05
+
+
+def test_seeded_and_reproducible_and_serialisable() -> None:
+    pos = _endgame(8, "modern", 6)
+    seat = pos.to_move
+    a = single_dummy_values(pos, seat, [3, 3, 3, 3], n=12, seed=4, exact_limit=0)
+    b = single_dummy_values(pos, seat, [3, 3, 3, 3], n=12, seed=4, exact_limit=0)
+    assert a.to_dict() == b.to_dict()
+    d = a.to_dict()
+    assert d["unit"] == "points" and d["best"] == str(a.best) and not d["exact"]
+    assert d["cards"][0]["cost"] == 0.0 and all(x["cost"] >= 0 for x in d["cards"])
+    assert {str(c) for c in a.outcomes} == {str(c) for c in pos.legal_cards()}
+    assert str(a.best) in a.text()
+    plain = single_dummy_values(pos, seat, None, n=12, seed=4, exact_limit=0)
+    assert plain.unit == "tricks" and plain.to_dict()["cards"][0]["expected"] is None
+
+
+def test_bad_input_is_refused_with_the_library_errors() -> None:
+    pos = _endgame(2, "online", 5)
+    seat = pos.to_move
+    with pytest.raises(SolverInputError, match="not to move"):
+        single_dummy_values(pos, (seat + 1) % 4, None)
+    with pytest.raises(UsageError, match="Position"):
+        single_dummy_values(str(pos.deal), seat)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="n must be"):
+        single_dummy_values(pos, seat, None, n=0)
+    with pytest.raises(UsageError, match="threads"):
+        single_dummy_values(pos, seat, None, threads=9)
+    with pytest.raises(CallbreakLabError, match="call"):
+        single_dummy_values(pos, seat, [3, 3, 3])
+    over = Position.replay(SAFETY.deal, SAFETY.record(), Ruleset.preset("online"))
+    while not over.is_over:
+        over.play(over.legal_cards().lowest())
+    with pytest.raises(SolverInputError, match="over"):
+        single_dummy_values(over, 0, None)
+    with pytest.raises(SolverInputError, match="advice"):
+        play_line(SAFETY, 3, advice="triple")  # type: ignore[arg-type]
