@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from callbreak_lab.review import CardJudgement, SingleDummyReview
 
 
+_PAD = ' style="padding:2px 10px;text-align:left"'
+
+
 def _num(x: float | None, unit: str) -> str:
     if x is None:
         return "-"
@@ -64,7 +67,7 @@ def review_html(review: SingleDummyReview) -> str:
     u = review.unit
     rows = []
     for c in review.cards:
-        if c.sd is None and not c.forced:
+        if c.seat not in review.seats or (c.sd is None and not c.forced):
             continue
         bad = c.cost > review.threshold
         style = ' style="background:#fde2e1"' if bad else ""
@@ -75,24 +78,47 @@ def review_html(review: SingleDummyReview) -> str:
             escape(_num(c.sd_best_expected, u)), f"{c.cost:.2f}",
             "" if c.dd_value is None else str(c.dd_value),
         ]  # fmt: skip
-        rows.append(f"<tr{style}>" + "".join(f"<td>{x}</td>" for x in cells) + "</tr>")
+        rows.append(f"<tr{style}>" + "".join(f"<td{_PAD}>{x}</td>" for x in cells) + "</tr>")
     head = "".join(
-        f"<th>{h}</th>"
+        f"<th{_PAD}>{h}</th>"
         for h in ("trick", "seat", "card", f"expected ({u})", "best", "best expected", "cost",
                   "double-dummy")
     )  # fmt: skip
     players = "".join(
-        f"<tr><td>{p.seat}</td><td>{'-' if p.call is None else p.call}</td>"
-        f"<td>{'-' if p.best_call is None else p.best_call}</td>"
-        f"<td>{'-' if p.call_cost is None else f'{p.call_cost:.2f}'}</td>"
-        f"<td>{p.play_cost:.2f}</td></tr>"
+        "<tr>"
+        + "".join(
+            f"<td{_PAD}>{x}</td>"
+            for x in (
+                p.seat,
+                "-" if p.call is None else p.call,
+                "-" if p.best_call is None else p.best_call,
+                "-" if p.call_cost is None else f"{p.call_cost:.2f}",
+                f"{p.play_cost:.2f}",
+            )
+        )
+        + "</tr>"
         for p in review.players
     )
+    top = review.mistakes()
+    worst = (
+        "<p>Biggest mistakes: "
+        + "; ".join(
+            escape(f"trick {c.trick}, {c.card} ({c.sd_best_card} was best, cost {c.cost:.2f})")
+            for c in top
+        )
+        + "</p>"
+        if top
+        else f"<p>No card cost more than {review.threshold:g} {u} against the best card.</p>"
+    )
     return (
-        '<div class="cbl-sd-review" style="font-family:sans-serif">'
+        '<div class="cb-sd-review" style="font-family:sans-serif">'
         f"<p>Single-dummy review ({escape(review.rules.name)}, {review.n} layouts a decision)</p>"
-        '<table style="border-collapse:collapse"><tr><th>seat</th><th>call</th>'
-        f"<th>best call</th><th>call cost</th><th>play cost</th></tr>{players}</table>"
+        '<table style="border-collapse:collapse"><tr>'
+        + "".join(
+            f"<th{_PAD}>{h}</th>"
+            for h in ("seat", "call", "best call", "call cost", f"play cost ({u})")
+        )
+        + f"</tr>{players}</table>{worst}"
         f'<table style="border-collapse:collapse;margin-top:8px"><tr>{head}</tr>'
         + "".join(rows)
         + "</table></div>"

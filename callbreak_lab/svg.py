@@ -137,6 +137,21 @@ def _card(
     return "".join(parts)
 
 
+def _backs(count: int, x: float, y: float, step: float) -> str:
+    """``count`` face-down cards in a row from (x, y): a hidden hand."""
+    out = [f'<g class="backs" data-count="{count}">']
+    for i in range(count):
+        out.append(
+            f'<g transform="translate({x + i * step:g} {y:g})">'
+            f'<rect x="0.5" y="0.5" width="{CARD_W - 1}" height="{CARD_H - 1}" rx="5" '
+            'fill="#1f4e8c" stroke="#fff" stroke-width="1.2"/>'
+            f'<rect x="5" y="5" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" '
+            'fill="none" stroke="#8fb3e0" stroke-width="1"/></g>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
 def _svg(width: float, height: float, body: str, cls: str, label: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{width:g}" '
@@ -300,11 +315,16 @@ def _seat(
     lit: dict[Card, object] | None,
     played: Card | None,
     best: object,
+    hidden: bool = False,
 ) -> str:
-    """One seat: its label (on a yellow band when it is to play) and its cards in a row."""
+    """One seat: its label (on a yellow band when it is to play) and its cards in a row (face
+    down when ``hidden``)."""
     cards = _display_cards(hand)
     step = MAIN_STEP if side in "sn" else SIDE_STEP
-    width = _row_width(cards, step)
+    if hidden:
+        width = (len(cards) - 1) * step + CARD_W if cards else float(CARD_W)
+    else:
+        width = _row_width(cards, step)
     if side == "n":
         x, y, ly = CX - width / 2, NORTH_Y, 20.0
     elif side == "s":
@@ -336,7 +356,10 @@ def _seat(
     )
     if not cards:
         out.append(_text(x, y + CARD_H / 2, "(no cards left)", 12, fill="#d6e9dc"))
-    out.append(_row(cards, x, y, step, seat_lit, played, best))
+    if hidden:
+        out.append(_backs(len(cards), x, y, step))
+    else:
+        out.append(_row(cards, x, y, step, seat_lit, played, best))
     out.append("</g>")
     return "".join(out)
 
@@ -354,6 +377,7 @@ def table_svg(
     names: Sequence[str] | None = None,
     notes: Sequence[str] = (),
     last_trick: bool = True,
+    hidden: Iterable[int] = (),
 ) -> str:
     """The card table of ``position`` as SVG.
 
@@ -368,8 +392,11 @@ def table_svg(
     far, ``result`` (final tricks, e.g. a line's end, in a column named ``result_label``) and
     the score of each call for the final tricks (``result``, or the tricks won once the deal is
     over), then ``notes`` (short lines of text). ``names`` replaces "seat 0".. in the labels.
+    The hands of the seats in ``hidden`` are drawn face down (a table where a person plays
+    against others); nothing of their cards is in the SVG.
     """
     bottom = check_seat(bottom_seat, "bottom_seat")
+    face_down = {check_seat(x, "hidden") for x in hidden}
     hands = position.hands
     over = position.is_over
     mover = position.to_move
@@ -391,7 +418,19 @@ def table_svg(
         call = f" · call {calls[seat]}" if calls else ""
         label = f"{_name(seat, names)}{call} · won {won[seat]}"
         turn = not over and seat == mover
-        parts.append(_seat(seat, sides[seat], hands[seat], label, turn, lit, played_card, best))
+        parts.append(
+            _seat(
+                seat,
+                sides[seat],
+                hands[seat],
+                label,
+                turn,
+                lit,
+                played_card,
+                best,
+                seat in face_down,
+            )
+        )
     parts.append(_trick(position, sides, last_trick, names))
     parts.append(_panel(position, bottom, calls, result, result_label, names, notes))
     state = (

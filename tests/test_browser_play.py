@@ -78,6 +78,7 @@ CONTRAST = """(() => {
     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   const a = lum(s.color), b = lum(s.backgroundColor);
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05); })()"""
+READOUT = "document.querySelector('.cb-step .widget-readout')?.innerText"
 CUT_OFF = """[...document.querySelectorAll('.cb-play-line button')]
   .filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)"""
 
@@ -130,3 +131,95 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
     _screenshot(browser, "browser_play_branch.png")
     browser.click("button.cb-main-line")
     browser.wait("document.querySelector('button.cb-main-line').disabled")
+
+    # the single-dummy judgement: a click on the toggle, the legal cards' expected scores
+    browser.js("[...document.querySelectorAll('.cb-judgement button')][1].click()")
+    browser.wait("document.querySelector('.cb-single-note')?.innerText.trim()", seconds=120)
+    # on to a decision of seat 0 with a choice (forward, else back), where both judgements show
+    for button in ("button.cb-next", "button.cb-prev", "button.cb-prev"):
+        for _ in range(30):
+            if browser.js("!!document.querySelector('.cb-single-text')"):
+                break
+            before = browser.js(READOUT)
+            browser.click(button)
+            browser.wait(f"{READOUT} !== {before!r}", seconds=60)  # one step at a time
+            browser.wait("!!document.querySelector('.cb-single-note')?.innerText.trim()", 120)
+    note = browser.wait("document.querySelector('.cb-single-text')?.innerText", seconds=120)
+    assert "at the table" in note.lower(), note
+    stars = "[...document.querySelectorAll('button.cb-legal')].some(b => b.innerText.includes('★'))"
+    assert browser.js(stars)
+    assert browser.js(CUT_OFF) == []
+    _screenshot(browser, "browser_play_single.png")
+
+
+@pytest.fixture(scope="module")
+def bots_url() -> Iterator[str]:
+    """Notebook 07 (play a deal against the bots) served by Voilà on a free port."""
+    port = _free_port()
+    voila = Path(sys.executable).parent / "voila"
+    proc = subprocess.Popen(
+        [str(voila), "notebooks/07_play_against_the_bots.ipynb", "--no-browser",
+         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
+    )  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        _wait_http(url, proc, 120)
+        yield url
+    finally:
+        _stop(proc)
+
+
+def _shot(cdp: CDP, selector: str, name: str) -> Path:
+    cdp.js(f"document.querySelector('{selector}').scrollIntoView({{block: 'start'}})")
+    shot = cdp.call("Page.captureScreenshot", format="png")
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+def test_a_person_plays_a_deal_against_the_bots(bots_url: str, browser: CDP) -> None:
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False,
+    )  # fmt: skip
+    browser.call("Page.enable")
+    browser.call("Page.navigate", url=bots_url)
+    browser.wait("!!document.querySelector('.cb-play-table svg.cb-table-svg')", seconds=240)
+    # the three bots' hands are face down: no card face of theirs in the page
+    assert browser.js("document.querySelectorAll('.cb-play-table g.backs').length") == 3
+    assert (
+        browser.js(
+            "document.querySelectorAll('.cb-play-table g.seat[data-side=\"s\"] g.card').length"
+        )
+        == 13
+    )
+    browser.click("button.cb-play-call-button")  # the box's default call
+    browser.wait("document.querySelectorAll('button.cb-play-card').length > 0", seconds=60)
+    browser.click("button.cb-hint")
+    hint = browser.wait("document.querySelector('.cb-hint-table')?.innerText", seconds=120)
+    assert "Hint:" in hint and "expected" in hint
+    first = _shot(browser, ".cb-play-against-bots", "browser_bots_hint.png")
+    assert first.stat().st_size > 20_000
+    for _ in range(13):
+        if not browser.js("document.querySelectorAll('button.cb-play-card').length"):
+            break
+        before = browser.js("document.querySelector('.cb-play-log').innerText")
+        browser.click("button.cb-play-card")
+        browser.wait(f"document.querySelector('.cb-play-log').innerText !== {before!r}", seconds=60)
+    status = browser.wait(
+        "(() => { const t = document.querySelector('.cb-play-status').innerText;"
+        " return t.includes('Deal over') && t; })()",
+        seconds=60,
+    )
+    assert "you: called" in status
+    assert browser.js("document.querySelectorAll('.cb-play-table g.backs').length") == 0
+    browser.click("button.cb-review")
+    review = browser.wait("document.querySelector('.cb-sd-review')?.innerText", seconds=180)
+    assert "Single-dummy review" in review
+    _shot(browser, ".cb-review-out", "browser_bots_review.png")

@@ -26,7 +26,7 @@ from callbreak_lab.errors import CallbreakLabError, NotationError, UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["LOG", "play_deal", "play_match", "seat_seed"]
+__all__ = ["LOG", "play_deal", "play_match", "seat_seed", "seat_view"]
 
 LOG = logging.getLogger("callbreak_lab.arena")
 
@@ -37,6 +37,31 @@ def seat_seed(seed: int, deal_index: int, seat: int) -> int:
     holds the other hands plays the same way."""
     state = np.random.SeedSequence([int(seed), int(deal_index), int(seat)]).generate_state(1)
     return int(state[0])
+
+
+def seat_view(
+    pos: Position,
+    seat: int,
+    calls: Sequence[int],
+    totals: Sequence[int] = (0, 0, 0, 0),
+    deal_number: int = 1,
+    budget_ms: int | None = None,
+) -> SeatView:
+    """What ``seat`` sees in ``pos`` after ``calls`` (of seats 0..len-1): the view a player
+    gets, with the match ``totals`` (tenths) and its time budget."""
+    return SeatView(
+        seat,
+        pos.hand(seat),
+        pos.rules,
+        tuple(int(c) for c in calls),
+        tuple(pos.history),
+        pos.trick,
+        pos.leader,
+        pos.tricks_won,
+        (int(totals[0]), int(totals[1]), int(totals[2]), int(totals[3])),
+        deal_number,
+        budget_ms,
+    )
 
 
 def _request(player: Any, view: SeatView) -> Any:
@@ -132,19 +157,7 @@ def play_deal(
     pos = Position(d, r)
 
     def view(seat: int) -> SeatView:
-        return SeatView(
-            seat,
-            pos.hand(seat),
-            r,
-            tuple(calls),
-            tuple(pos.history),
-            pos.trick,
-            pos.leader,
-            pos.tricks_won,
-            (tot[0], tot[1], tot[2], tot[3]),
-            deal_number,
-            limits[seat],
-        )
+        return seat_view(pos, seat, calls, tot, deal_number, limits[seat])
 
     def fault(seat: int, what: str, kind: str, message: str, v: SeatView, answer: Any,
               replaced: str) -> None:  # fmt: skip

@@ -21,6 +21,8 @@ _VIEWS = {
     "PlayLineView": "play_views",
     "calling_trainer": "play_views",
     "play_line_viewer": "play_views",
+    "PlayTableView": "table_view",
+    "play_against_bots": "table_view",
 }
 
 __all__ = sorted(_VIEWS)

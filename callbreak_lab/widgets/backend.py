@@ -214,3 +214,39 @@ def playout_tricks(deal: Deal, rules: Ruleset) -> list[int]:
     result = _solver().playout(deal, rules)
     tricks = getattr(result, "tricks", result)
     return [int(v) for v in tricks]
+
+
+class _GivenCall:
+    """A ``strong`` player whose call is given (the trainee's): it plays as ``strong`` does for
+    that call."""
+
+    name = "given call"
+
+    def __init__(self, call: int) -> None:
+        from callbreak_lab.arena.players import make_player
+
+        self.inner: Any = make_player("strong")
+        self.fixed = int(call)
+
+    def prepare(self, rules: Ruleset) -> None:
+        self.inner.prepare(rules)
+
+    def new_deal(self, seed: int) -> None:
+        self.inner.new_deal(seed)
+
+    def call(self, view: Any) -> int:
+        return self.fixed
+
+    def play(self, view: Any) -> Any:
+        return self.inner.play(view)
+
+
+def table_tricks(deal: Deal, rules: Ruleset, seat: int, call: int) -> int:
+    """The tricks ``seat`` takes when four ``strong`` players play ``deal`` (arena rules: each
+    sees only its own seat) and ``seat`` calls ``call``, the others their own calls."""
+    from callbreak_lab.arena.players import make_player
+    from callbreak_lab.arena.referee import play_deal
+
+    players: list[Any] = [make_player("strong") for _ in range(4)]
+    players[seat] = _GivenCall(call)
+    return int(play_deal(deal, rules, players).tricks[seat])

@@ -30,6 +30,11 @@ class PlayLineViewer(Observable):
     ``step`` is the number of cards played so far on the line (0..len); the decision shown is the
     one at ``step``. ``branch(card)`` replaces that decision's card and replays the line from it;
     ``cost`` is then what the change gained (+) or lost (-) for the studied seat.
+
+    ``judgement`` is ``"double"`` (every hand seen: the line's values) or ``"single"``: the
+    decision is also judged as its player could at the table (``advice.single_dummy_values``
+    over ``layouts`` layouts, computed when first shown and kept), for the studied seat's
+    decisions (every mover's on a play-out).
     """
 
     def __init__(
@@ -52,6 +57,56 @@ class PlayLineViewer(Observable):
         self.line = self.main
         self.step = 0
         self.message = ""
+        self.judgement = "double"
+        self.layouts = 32
+        self._single: dict[tuple[int, int], Any] = {}
+
+    # --- judgement ------------------------------------------------------------------------
+    def set_judgement(self, kind: str) -> None:
+        """``"double"`` or ``"single"`` (see the class docstring)."""
+        if kind not in ("double", "single"):
+            raise UsageError(f"judgement must be 'double' or 'single', got {kind!r}")
+        self.judgement = kind
+        self._changed()
+
+    def single(self, progress: Callable[[int, int], None] | None = None) -> Any:
+        """The current decision's single-dummy values (``advice.SingleDummy``), or None when
+        the judgement is double-dummy, the card is forced or the mover is not the studied
+        seat."""
+        d = self.decision
+        if self.judgement != "single" or d is None or len(d.values) < 2:
+            return None
+        if self.line.seat is not None and d.seat != self.line.seat:
+            return None
+        key = (id(self.line), self.step)
+        if key not in self._single:
+            from callbreak_lab.advice import single_dummy_values
+
+            self._single[key] = single_dummy_values(
+                self.position, d.seat, self.line.calls, self.layouts, seed=self.step,
+                progress=progress,
+            )  # fmt: skip
+        return self._single[key]
+
+    def single_note(self) -> str:
+        """Plain words comparing the two judgements at the current decision ('' when none)."""
+        sd = self.single()
+        d = self.decision
+        if sd is None or d is None:
+            return ""
+        unit = "points" if sd.unit == "points" else "tricks"
+        dd_best = d.best_cards()
+        if sd.best in dd_best:
+            return (
+                f"At the table {sd.best.symbol()} is best too ({sd.value(sd.best):+.2f} {unit} "
+                f"expected over {sd.layouts} layouts of the hidden cards)."
+            )
+        dd = dd_best[0]
+        return (
+            f"Double-dummy plays {dd.symbol()} (it sees every hand); at the table "
+            f"{sd.best.symbol()} is better by {sd.cost(dd):.2f} {unit} "
+            f"({sd.value(sd.best):+.2f} against {sd.value(dd):+.2f} over {sd.layouts} layouts)."
+        )
 
     # --- navigation -------------------------------------------------------------------------
     @property
@@ -190,6 +245,9 @@ class Round:
     forecast: Forecast | None = None
     simulation: Forecast | None = None
     tricks: int | None = None  # the seat's play-out tricks in this very deal
+    #: with ``CallingTrainer(table=True)``: the seat's tricks when four ``strong`` players play
+    #: the deal, the seat calling the person's call, then the model's
+    table: tuple[int, int] | None = None
 
     @property
     def hand(self) -> Hand:
@@ -203,7 +261,10 @@ class CallingTrainer(Observable):
     ``focus`` restricts hands to one kind (rejection sampling over random deals). After a call,
     ``score`` is what it scored in the deal's self-interested play-out and ``expected`` its
     expected score under the forecast; the session keeps totals for the person and the model and
-    the share of calls matching the model's.
+    the share of calls matching the model's. ``table=True`` also plays each deal out at a table
+    of four ``strong`` players (the arena's rules: each sees only its own hand), once with the
+    person's call and once with the model's, and keeps those scores too (a second or two a
+    hand): how the call fares in real play, not only against the double-dummy play-out.
     """
 
     def __init__(
@@ -215,8 +276,12 @@ class CallingTrainer(Observable):
         simulator: Callable[..., Forecast] | None = None,
         sim_samples: int = 0,
         tricks_of: Callable[[Deal, Ruleset], list[int]] | None = None,
+        table: bool = False,
+        table_tricks_of: Callable[[Deal, Ruleset, int, int], int] | None = None,
     ) -> None:
         super().__init__()
+        self.table = bool(table)
+        self.table_tricks_of = table_tricks_of or backend.table_tricks
         self.preset = preset
         self.rng = np.random.default_rng(seed)
         self.focus = focus
@@ -282,11 +347,20 @@ class CallingTrainer(Observable):
                     r.hand, r.seat, self.rules, n=self.sim_samples, seed=len(self.history)
                 )
             tricks = self.tricks_of(r.deal, self.rules)[r.seat]
+            table = None
+            if self.table:
+                mine = self.table_tricks_of(r.deal, self.rules, r.seat, c)
+                theirs = (
+                    mine
+                    if fc.call == c
+                    else self.table_tricks_of(r.deal, self.rules, r.seat, fc.call)
+                )
+                table = (mine, theirs)
         except backend.SourceUnavailable as exc:
             self.message = str(exc)
             self._changed()
             return None
-        r.call, r.forecast, r.simulation, r.tricks = c, fc, sim, tricks
+        r.call, r.forecast, r.simulation, r.tricks, r.table = c, fc, sim, tricks, table
         self.history.append(r)
         self.message = ""
         self._changed()
@@ -311,6 +385,23 @@ class CallingTrainer(Observable):
         model = sum(self.score_of(r, r.forecast.call) for r in self.history if r.forecast)
         return you, model
 
+    def set_table(self, on: bool) -> None:
+        """Play the deals out at a table of four ``strong`` players too (from the next call)."""
+        self.table = bool(on)
+        self._changed()
+
+    @property
+    def table_totals(self) -> tuple[int, int, int]:
+        """(hands played at the table, person's total, model's total) in tenths."""
+        n = you = model = 0
+        for r in self.history:
+            if r.table is None or r.call is None or r.forecast is None:
+                continue
+            n += 1
+            you += self.rules.score(r.call, r.table[0])
+            model += self.rules.score(r.forecast.call, r.table[1])
+        return n, you, model
+
     @property
     def accuracy(self) -> float | None:
         """Share of calls equal to the model's (None before the first answer)."""
@@ -325,10 +416,17 @@ class CallingTrainer(Observable):
             return "no calls yet"
         you, model = self.totals
         acc = self.accuracy or 0.0
-        return (
+        text = (
             f"{len(self.history)} hand(s): you {format_tenths(you)}, model "
             f"{format_tenths(model)}; your call matched the model's {100 * acc:.0f}% of the time"
         )
+        n, t_you, t_model = self.table_totals
+        if n:
+            text += (
+                f"; at the table of strong players ({n} hand(s)): you {format_tenths(t_you)}, "
+                f"model {format_tenths(t_model)}"
+            )
+        return text
 
     def verdict(self) -> str:
         """Plain words on the last answer."""
@@ -344,10 +442,33 @@ class CallingTrainer(Observable):
             f"{format_tenths(self.score_of(r, best))}. "
         )
         mean_mine = format_tenths(round(self.expected_of(r, mine)))
+        if r.table is not None:
+            a, b = r.table
+            at_table = (
+                f" At a table of four strong players (each seeing only its own hand) seat "
+                f"{r.seat} takes {a} trick(s) with your call, scoring "
+                f"{format_tenths(self.rules.score(mine, a))}"
+                + (
+                    "."
+                    if mine == best
+                    else f", and {b} with the model's, scoring "
+                    f"{format_tenths(self.rules.score(best, b))}."
+                )
+            )
+        else:
+            at_table = ""
         if mine == best:
-            return line + f"Averaged over the forecast, a call of {mine} scores {mean_mine} points."
+            return (
+                line
+                + f"Averaged over the forecast, a call of {mine} scores {mean_mine} points."
+                + at_table
+            )
         mean_best = format_tenths(round(self.expected_of(r, best)))
-        return line + (
-            f"Averaged over the forecast, the expected scores are {mean_mine} points for your "
-            f"call of {mine} and {mean_best} points for the model's call of {best}."
+        return (
+            line
+            + (
+                f"Averaged over the forecast, the expected scores are {mean_mine} points for your "
+                f"call of {mine} and {mean_best} points for the model's call of {best}."
+            )
+            + at_table
         )

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card, Deal
+from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.rules import PRESETS, format_tenths
 from callbreak_lab.svg import PLAYED, table_svg
 from callbreak_lab.widgets import charts
@@ -53,13 +54,27 @@ class PlayLineView:
         )
         self.cards_label = make_html("cb-legal-label")
         self.branch_note = make_html("cb-branch-note")
+        self.judgement = with_classes(
+            W.ToggleButtons(
+                options=[("double-dummy (every hand seen)", "double"),
+                         ("single-dummy (as seen at the table)", "single")],
+                value=c.judgement,
+                description="judge",
+                style={"button_width": "auto"},
+            ),
+            "cb-judgement",
+        )  # fmt: skip
+        self.judgement.observe(lambda ch: c.set_judgement(ch["new"]), names="value")
+        self.single_note = make_html("cb-single-note")
         self.widget = with_classes(
             W.VBox(
                 [
                     W.HBox([prev, self.slider, nxt, trick, self.main_button]),
+                    self.judgement,
                     self.table,
                     self.info,
                     W.HBox([self.cards_label, self.cards], layout=W.Layout(align_items="center")),
+                    self.single_note,
                     self.branch_note,
                 ]
             ),
@@ -68,11 +83,15 @@ class PlayLineView:
         c.observe(self.refresh)
         self.refresh()
 
-    def _card_button(self, card: Card, value: int, played: bool) -> W.Button:
-        """A legal card and its value; the line's own card is bold on light yellow with a blue
-        frame (the table's outline colour), the others on white: every label stays readable."""
+    def _card_button(self, card: Card, value: int, played: bool, sd: Any = None) -> W.Button:
+        """A legal card and its value (with single-dummy advice: its expected score too); the
+        line's own card is bold on light yellow with a blue frame (the table's outline colour),
+        the others on white: every label stays readable."""
+        text = f"{card.symbol()} → {value}"
+        if sd is not None:
+            text += f" · {sd.value(card):+.2f}" + (" ★" if card == sd.best else "")
         b = W.Button(
-            description=f"{card.symbol()} → {value}",
+            description=text,
             tooltip=(
                 f"the line plays {card.symbol()}: seat {self.controller.decision.target} ends "
                 f"with {value} tricks"
@@ -81,7 +100,8 @@ class PlayLineView:
                 f"{self.controller.decision.target} ends with {value} tricks)"
             ),
             layout=W.Layout(
-                width="92px", border=f"2px solid {PLAYED}" if played else "1px solid #aaa"
+                width="92px" if sd is None else "150px",
+                border=f"2px solid {PLAYED}" if played else "1px solid #aaa",
             ),
         )
         b.style.button_color = "#fff3b0" if played else "#ffffff"
@@ -139,8 +159,26 @@ class PlayLineView:
                 f"seat {won[0]} won the last trick (tricks {'-'.join(map(str, won[1]))}) · {info}"
             )
         set_if_changed(self.info, "value", f"<div>{info}</div>")
-        self.cards.children = [self._card_button(*item) for item in c.legal_values()]
+        set_if_changed(self.judgement, "value", c.judgement)
+        try:
+            sd = c.single()
+        except CallbreakLabError as exc:  # no layout fits (cannot happen on a legal line)
+            sd, c.message = None, str(exc)
+        self.cards.children = [self._card_button(*item, sd=sd) for item in c.legal_values()]
         label = "<b>Legal cards</b>, click one to branch:&nbsp;" if self.cards.children else ""
+        if sd is not None and self.cards.children:
+            unit = "points" if sd.unit == "points" else "tricks"
+            label = (
+                f"<b>Legal cards</b> (double-dummy tricks · expected {unit} at the table, "
+                "★ best), click one to branch:&nbsp;"
+            )
+        note = c.single_note()
+        if c.judgement == "single" and not note and c.decision is not None:
+            who = c.line.seat if c.line.seat is not None else c.decision.seat
+            note = f"<i>single-dummy advice is for seat {who}'s decisions with a choice</i>"
+        elif note:
+            note = f'<div class="cb-single-text">{escape(note)}</div>'
+        set_if_changed(self.single_note, "value", note)
         set_if_changed(self.cards_label, "value", label)
         if c.message:
             note = error_html(c.message)
@@ -192,6 +230,16 @@ class CallingTrainerView:
             "call", "cb-submit", on_click=self._submit, button_style="primary"
         )
         self.next = make_button("next hand", "cb-next-hand", on_click=c.new_hand)
+        self.table = with_classes(
+            W.Checkbox(
+                value=c.table,
+                description="also play it out at a table of four strong players (slower)",
+                indent=False,
+                layout=W.Layout(width="auto"),
+            ),
+            "cb-trainer-table",
+        )
+        self.table.observe(lambda ch: c.set_table(ch["new"]), names="value")
         self.result = make_html("cb-trainer-result")
         self.chart = chart_image("cb-trainer-chart")  # its CSS size: never stretched
         self.chart.layout.display = "none"
@@ -200,6 +248,7 @@ class CallingTrainerView:
             W.VBox(
                 [
                     W.HBox([self.focus, self.preset]),
+                    self.table,
                     self.hand,
                     W.HBox([self.call, self.submit, self.next]),
                     self.result,
