@@ -22,10 +22,9 @@ clubs < diamonds < hearts < spades: ``cards.play_order_key``), the rule the solv
 Values are **deal totals**: tricks the seat has already won plus the double-dummy value of the
 remaining tricks (the trick in progress included).
 
-``analyse_play(deal, plays, rules)`` reviews cards actually played: for each card, the value for
-its player (itself as the target) before and after, flagging each card that lost a trick against
-double-dummy defence, with the better cards. ``line.branch(i, card)`` replays a line with another
-card at step ``i``.
+``line.branch(i, card)`` replays a line with another card at step ``i``; ``advice="single"`` adds
+the single-dummy judgement of each decision (``callbreak_lab.advice``). Reviews of cards actually
+played are in ``callbreak_lab.review`` (``judged_step`` is the step they judge).
 
 All values come from ``callbreak_lab.solver`` (``card_values``, one call per decision; a forced
 card on the double-dummy line needs no call since its value is the line's value).
@@ -40,19 +39,17 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from callbreak_lab.cards import Card, CardLike, Deal, check_seat, lowest_card, play_order_key
-from callbreak_lab.errors import CallError, IllegalPlayError, RecordError, SolverInputError
-from callbreak_lab.game import Position, parse_record
+from callbreak_lab.errors import CallError, IllegalPlayError, SolverInputError
+from callbreak_lab.game import Position
 from callbreak_lab.rules import Legal, Reason, Ruleset
 
 if TYPE_CHECKING:
     from callbreak_lab.advice import SingleDummy
 
 __all__ = [
-    "CardReview",
     "Line",
-    "Review",
     "Step",
-    "analyse_play",
+    "judged_step",
     "parse_calls",
     "play_line",
     "playout_line",
@@ -523,146 +520,11 @@ def playout_line(
     return Line("playout", start, r, None, c, tuple(steps), single=single)
 
 
-# --- reviews of played cards ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CardReview:
-    """One played card judged against double-dummy defence, for the seat that played it."""
-
-    step: Step  # values are the player's own deal totals
-    before: int  # what the player could guarantee before the card
-    after: int  # ... and after it
-
-    @property
-    def lost(self) -> int:
-        """Tricks the card gave away (0 for a best card)."""
-        return self.before - self.after
-
-    @property
-    def flagged(self) -> bool:
-        """True when the card lost at least one trick."""
-        return self.after < self.before
-
-    def better(self) -> list[Card]:
-        """Cards that would have kept more, best first (then lowest)."""
-        vals = self.step.values
-        better = (c for c, v in vals.items() if v > self.after)
-        return sorted(better, key=lambda c: (-vals[c], play_order_key(c)))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The step's dict plus ``before``, ``after``, ``lost``, ``flagged``, ``better``."""
-        d = self.step.to_dict()
-        d.update(
-            before=self.before,
-            after=self.after,
-            lost=self.lost,
-            flagged=self.flagged,
-            better=[str(c) for c in self.better()],
-        )
-        return d
-
-
-@dataclass(frozen=True)
-class Review:
-    """The review of a played deal (or a prefix of one): per-card entries plus a summary."""
-
-    deal: Deal
-    rules: Ruleset
-    calls: tuple[int, ...] | None
-    entries: tuple[CardReview, ...]
-    tricks: tuple[int, int, int, int]  # tricks won per seat by the cards reviewed
-
-    @property
-    def complete(self) -> bool:
-        """True when all 52 cards were reviewed."""
-        return len(self.entries) == 52
-
-    def flagged(self, seat: int | None = None) -> list[CardReview]:
-        """The cards that lost a trick (of one seat, or all)."""
-        return [e for e in self.entries if e.flagged and (seat is None or e.step.seat == seat)]
-
-    @property
-    def flagged_per_seat(self) -> tuple[int, int, int, int]:
-        """Number of flagged cards per seat."""
-        n = [len(self.flagged(s)) for s in range(4)]
-        return (n[0], n[1], n[2], n[3])
-
-    @property
-    def lost_per_seat(self) -> tuple[int, int, int, int]:
-        """Tricks lost against double-dummy defence per seat (sum of the drops)."""
-        n = [sum(e.lost for e in self.flagged(s)) for s in range(4)]
-        return (n[0], n[1], n[2], n[3])
-
-    def summary(self) -> dict[str, Any]:
-        """Cards flagged and tricks lost per seat, tricks won, calls."""
-        return {
-            "cards": len(self.entries),
-            "complete": self.complete,
-            "flagged": list(self.flagged_per_seat),
-            "lost": list(self.lost_per_seat),
-            "tricks": list(self.tricks),
-            "calls": list(self.calls) if self.calls else None,
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"steps": [...], "tricks": [...], "summary": {...}, ...}``."""
-        return {
-            "kind": "review",
-            "rules": self.rules.name,
-            "deal": str(self.deal),
-            "calls": list(self.calls) if self.calls else None,
-            "steps": [e.to_dict() for e in self.entries],
-            "tricks": list(self.tricks),
-            "summary": self.summary(),
-        }
-
-    def text(self, detail: bool = False) -> str:
-        """Plain text: one line per trick, then the flagged cards and the summary."""
-        from callbreak_lab.lines_render import review_text
-
-        return review_text(self, detail)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        from callbreak_lab.lines_render import review_html
-
-        return review_html(self)
-
-
-def _read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
-    if isinstance(plays, str):
-        return parse_record(plays)
-    if not isinstance(plays, Iterable):
-        raise RecordError(f"the plays are a play record or a list of cards, got {plays!r}")
-    return [Card.parse(c) for c in plays]
-
-
-def analyse_play(
-    deal: Deal | str,
-    plays: str | Sequence[CardLike],
-    rules: Ruleset | str,
-    calls: Iterable[int] | str | None = None,
-) -> Review:
-    """Review cards actually played (a whole deal or a prefix; a record or a list of cards)."""
-    d = Deal.parse(deal)
-    r = Ruleset.coerce(rules)
-    c = parse_calls(calls, r)
-    cards = _read_plays(plays)
-    pos = Position(d, r)
-    entries: list[CardReview] = []
-    for i, card in enumerate(cards):
-        mover = pos.to_move
-        legal = pos.legal_cards_with_reasons()
-        if card not in legal.legal:
-            where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
-            if card not in pos.hand(mover):
-                raise IllegalPlayError(f"{where}: seat {mover} does not hold {card}")
-            raise IllegalPlayError(f"{where}: seat {mover} cannot play it: {legal.excluded[card]}")
-        values = _last_trick_values(pos, mover) or _solver_values(pos, mover, r)
-        best = max(values.values())
-        step = _make_step(pos, i, card, mover, values, best, legal)
-        entries.append(CardReview(step, best, values[card]))
-    return Review(d, r, c, tuple(entries), pos.tricks_won)
+def judged_step(pos: Position, index: int, card: Card) -> Step:
+    """Play ``card`` (legal) on ``pos`` (mutated) and return its step, with every legal card's
+    value for the mover itself (its own deal total; ``best`` its highest): a played card as a
+    review judges it."""
+    mover = pos.to_move
+    legal = pos.legal_cards_with_reasons()
+    values = _last_trick_values(pos, mover) or _solver_values(pos, mover, pos.rules)
+    return _make_step(pos, index, card, mover, values, max(values.values()), legal)

@@ -1,4 +1,5 @@
-"""Text and HTML renderings of lines and reviews (``callbreak_lab.lines``).
+"""Text and HTML renderings of lines (``callbreak_lab.lines``) and double-dummy reviews
+(``callbreak_lab.review``).
 
 Plain HTML with inline CSS, every piece of text escaped; no widget or web imports.
 """
@@ -16,7 +17,8 @@ from callbreak_lab.rules import Ruleset, format_tenths
 
 if TYPE_CHECKING:
     from callbreak_lab.game import Position
-    from callbreak_lab.lines import CardReview, Line, Review, Step
+    from callbreak_lab.lines import Line, Step
+    from callbreak_lab.review import CardReview, Review
 
 LEGEND = (
     "Legend: * forced (the rules left one legal card)  ? not the best card for its player  "

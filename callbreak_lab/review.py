@@ -1,6 +1,10 @@
-"""Single-dummy review of a played deal: every card judged by what its player could see.
+"""Reviews of played deals: every card judged, double-dummy or as its player could see it.
 
-``lines.analyse_play`` judges each card double-dummy (against a player who saw every hand).
+``analyse_play(deal, plays, rules)`` judges each card double-dummy: for each card, the value for
+its player (itself as the target) before and after, flagging each card that lost a trick against
+double-dummy defence (everyone sees all hands and the other three gang up), with the better
+cards.
+
 ``review_play(deal, plays, rules, calls)`` judges it as a player at the table could: for each
 card, the single-dummy values of every legal card of its player at that moment
 (``advice.single_dummy_values``: layouts of the hidden cards weighted by the calls, the
@@ -29,19 +33,175 @@ from typing import Any
 from callbreak_lab.advice import SingleDummy, single_dummy_values, values_from_knowledge
 from callbreak_lab.arena.pimc import Knowledge
 from callbreak_lab.arena.sampling import BETA
-from callbreak_lab.cards import Card, CardLike, Deal, Hand
+from callbreak_lab.cards import Card, CardLike, Deal, Hand, play_order_key
 from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError
-from callbreak_lab.game import Position
+from callbreak_lab.game import Position, parse_record
+from callbreak_lab.lines import Step, judged_step, parse_calls
 from callbreak_lab.rules import Ruleset, trick_winner
 
 __all__ = [
     "CardJudgement",
+    "CardReview",
     "PlayerCost",
+    "Review",
     "SingleDummyReview",
+    "analyse_play",
+    "read_plays",
     "review_bhoos",
     "review_play",
     "review_record",
 ]
+
+# --- double-dummy reviews (every hand seen) -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardReview:
+    """One played card judged against double-dummy defence, for the seat that played it."""
+
+    step: Step  # values are the player's own deal totals
+    before: int  # what the player could guarantee before the card
+    after: int  # ... and after it
+
+    @property
+    def lost(self) -> int:
+        """Tricks the card gave away (0 for a best card)."""
+        return self.before - self.after
+
+    @property
+    def flagged(self) -> bool:
+        """True when the card lost at least one trick."""
+        return self.after < self.before
+
+    def better(self) -> list[Card]:
+        """Cards that would have kept more, best first (then lowest)."""
+        vals = self.step.values
+        better = (c for c, v in vals.items() if v > self.after)
+        return sorted(better, key=lambda c: (-vals[c], play_order_key(c)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step's dict plus ``before``, ``after``, ``lost``, ``flagged``, ``better``."""
+        d = self.step.to_dict()
+        d.update(
+            before=self.before,
+            after=self.after,
+            lost=self.lost,
+            flagged=self.flagged,
+            better=[str(c) for c in self.better()],
+        )
+        return d
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a played deal (or a prefix of one): per-card entries plus a summary."""
+
+    deal: Deal
+    rules: Ruleset
+    calls: tuple[int, ...] | None
+    entries: tuple[CardReview, ...]
+    tricks: tuple[int, int, int, int]  # tricks won per seat by the cards reviewed
+
+    @property
+    def complete(self) -> bool:
+        """True when all 52 cards were reviewed."""
+        return len(self.entries) == 52
+
+    def flagged(self, seat: int | None = None) -> list[CardReview]:
+        """The cards that lost a trick (of one seat, or all)."""
+        return [e for e in self.entries if e.flagged and (seat is None or e.step.seat == seat)]
+
+    @property
+    def flagged_per_seat(self) -> tuple[int, int, int, int]:
+        """Number of flagged cards per seat."""
+        n = [len(self.flagged(s)) for s in range(4)]
+        return (n[0], n[1], n[2], n[3])
+
+    @property
+    def lost_per_seat(self) -> tuple[int, int, int, int]:
+        """Tricks lost against double-dummy defence per seat (sum of the drops)."""
+        n = [sum(e.lost for e in self.flagged(s)) for s in range(4)]
+        return (n[0], n[1], n[2], n[3])
+
+    def summary(self) -> dict[str, Any]:
+        """Cards flagged and tricks lost per seat, tricks won, calls."""
+        return {
+            "cards": len(self.entries),
+            "complete": self.complete,
+            "flagged": list(self.flagged_per_seat),
+            "lost": list(self.lost_per_seat),
+            "tricks": list(self.tricks),
+            "calls": list(self.calls) if self.calls else None,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"steps": [...], "tricks": [...], "summary": {...}, ...}``."""
+        return {
+            "kind": "review",
+            "rules": self.rules.name,
+            "deal": str(self.deal),
+            "calls": list(self.calls) if self.calls else None,
+            "steps": [e.to_dict() for e in self.entries],
+            "tricks": list(self.tricks),
+            "summary": self.summary(),
+        }
+
+    def text(self, detail: bool = False) -> str:
+        """Plain text: one line per trick, then the flagged cards and the summary."""
+        from callbreak_lab.lines_render import review_text
+
+        return review_text(self, detail)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        from callbreak_lab.lines_render import review_html
+
+        return review_html(self)
+
+
+def read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
+    """The cards of a play record (``AS 2S 5S KS | QH``) or of a list of cards."""
+    if isinstance(plays, str):
+        return parse_record(plays)
+    if not isinstance(plays, Iterable):
+        raise RecordError(f"the plays are a play record or a list of cards, got {plays!r}")
+    return [Card.parse(c) for c in plays]
+
+
+def analyse_play(
+    deal: Deal | str,
+    plays: str | Sequence[CardLike],
+    rules: Ruleset | str,
+    calls: Iterable[int] | str | None = None,
+) -> Review:
+    """Review cards actually played (a whole deal or a prefix; a record or a list of cards)."""
+    d = Deal.parse(deal)
+    r = Ruleset.coerce(rules)
+    c = parse_calls(calls, r)
+    cards = read_plays(plays)
+    pos = Position(d, r)
+    entries: list[CardReview] = []
+    for i, card in enumerate(cards):
+        _check_card(pos, i, card)
+        step = judged_step(pos, i, card)
+        entries.append(CardReview(step, step.best, step.values[card]))
+    return Review(d, r, c, tuple(entries), pos.tricks_won)
+
+
+def _check_card(pos: Position, i: int, card: Card) -> None:
+    """Raise IllegalPlayError unless ``card`` (card ``i`` of the plays) is legal in ``pos``."""
+    mover = pos.to_move
+    legal = pos.legal_cards_with_reasons()
+    if card not in legal.legal:
+        where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
+        if card not in pos.hand(mover):
+            raise IllegalPlayError(f"{where}: seat {mover} does not hold {card}")
+        raise IllegalPlayError(f"{where}: seat {mover} cannot play it: {legal.excluded[card]}")
+
+
+# --- single-dummy reviews (as seen at the table) -------------------------------------------------
 
 #: ``progress(done, total)``: cards judged so far out of the cards to judge
 Progress = Callable[[int, int], None]
@@ -286,7 +446,6 @@ def review_play(
     judged (the review then covers the cards before, and says ``stopped_early``).
     ``progress``: True for a tqdm bar, or a ``progress(done, total)``."""
     from callbreak_lab import solver
-    from callbreak_lab.lines import _read_plays, parse_calls
 
     t0 = time.perf_counter()
     d = Deal.parse(deal)
@@ -297,7 +456,7 @@ def review_play(
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
     ):
         raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    played = _read_plays(plays)
+    played = read_plays(plays)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= len(played):
         raise UsageError(f"first must be a card index 0..{len(played)}, got {first!r}")
     stopped = False
@@ -309,14 +468,9 @@ def review_play(
             if time_limit is not None and time.perf_counter() - t0 > time_limit:
                 stopped = True
                 break
+            _check_card(pos, i, card)
             mover = pos.to_move
             legal = pos.legal_cards_with_reasons()
-            if card not in legal.legal:
-                where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
-                if card not in pos.hand(mover):
-                    raise IllegalPlayError(f"{where}: seat {mover} does not hold {card}")
-                why = legal.excluded[card]
-                raise IllegalPlayError(f"{where}: seat {mover} cannot play it: {why}")
             forced = len(legal.legal) == 1
             dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
             sd = None
@@ -380,7 +534,6 @@ def review_bhoos(
     full, so double-dummy values are None). ``calls`` (deal seats: seat 0 led the first trick)
     override the requests' ``context.bids``; with neither, the cards are judged by tricks."""
     from callbreak_lab.bhoos import convert_request
-    from callbreak_lab.lines import parse_calls
 
     r = Ruleset.coerce("online")
     deals: dict[int, tuple[int, Mapping[str, Any]]] = {}

@@ -22,7 +22,8 @@ from callbreak_lab.errors import (
     SeatError,
     SolverInputError,
 )
-from callbreak_lab.lines import LAST_CARD, analyse_play, play_line, playout_line
+from callbreak_lab.lines import LAST_CARD, play_line, playout_line
+from callbreak_lab.review import analyse_play
 from tests.reference import minimax as ref
 
 

@@ -14,8 +14,7 @@ from callbreak_lab.bhoos import read_requests
 from callbreak_lab.cards import Deal
 from callbreak_lab.cli import main
 from callbreak_lab.errors import IllegalPlayError, UsageError
-from callbreak_lab.lines import analyse_play
-from callbreak_lab.review import review_bhoos, review_play, review_record
+from callbreak_lab.review import analyse_play, review_bhoos, review_play, review_record
 
 DATA = Path(__file__).parent / "data"
 SAFETY_DEAL = "J75.T42.JT52.QT3 QT98.5.9843.J642 K3.AKJ9763.AK.95 A642.Q8.Q76.AK87"

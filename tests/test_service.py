@@ -434,13 +434,13 @@ def test_line_and_playout_line(client: TestClient) -> None:
 
 
 def test_analyse(client: TestClient) -> None:
-    from callbreak_lab import lines
+    from callbreak_lab import review
 
     rules = Ruleset.preset("modern")
     plays = _late_record(DEAL, rules, 6)
     resp = client.post("/v1/analyse", json={"deal": str(DEAL), "plays": plays})
     assert resp.status_code == 200, resp.text
-    assert resp.json() == lines.analyse_play(DEAL, plays, rules).to_dict()
+    assert resp.json() == review.analyse_play(DEAL, plays, rules).to_dict()
 
 
 # --- time bound -------------------------------------------------------------------------------

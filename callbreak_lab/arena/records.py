@@ -115,8 +115,8 @@ class Board:
         return Position.replay(self.deal, played if cards is None else played[:cards], self.rules)
 
     def analyse(self) -> Any:
-        """The review of every card played (``lines.analyse_play``)."""
-        from callbreak_lab.lines import analyse_play
+        """The review of every card played (``review.analyse_play``)."""
+        from callbreak_lab.review import analyse_play
 
         return analyse_play(self.deal, self.plays, self.rules, list(self.calls))
 

@@ -109,7 +109,7 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
 def cmd_analyse(args: argparse.Namespace) -> Output:
     """A review of played cards (double-dummy, or single-dummy with --single-dummy)."""
     from callbreak_lab.game import parse_record
-    from callbreak_lab.lines import analyse_play
+    from callbreak_lab.review import analyse_play
 
     sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
     if len(sources) != 1:

@@ -84,10 +84,10 @@ def line(
 
 
 def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[str, Any]:
-    """``lines.analyse_play`` review of the cards played, as a dict."""
-    from callbreak_lab import lines
+    """``review.analyse_play`` review of the cards played, as a dict."""
+    from callbreak_lab.review import analyse_play
 
-    return lines.analyse_play(deal, plays, _rules(rules), calls).to_dict()
+    return analyse_play(deal, plays, _rules(rules), calls).to_dict()
 
 
 def review(
