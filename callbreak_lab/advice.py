@@ -264,7 +264,8 @@ _POOLS: dict[int, ThreadPoolExecutor] = {}
 
 def _pool(threads: int) -> ThreadPoolExecutor:
     """A lasting pool of ``threads`` solver threads, each with its own single-threaded engine
-    (kept between calls: an engine's table is reused, not reallocated)."""
+    (kept between calls: an engine's table, about 90 MB, is reused, not reallocated). Worker
+    processes (the service's, a batch's) get ``threads`` 1 by default and never start one."""
     pool = _POOLS.get(threads)
     if pool is None:
         from callbreak_lab.solver.api import engine

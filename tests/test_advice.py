@@ -5,6 +5,7 @@ sampling against the exact answer, and bad input."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -47,22 +48,18 @@ def _endgame(seed: int, rules: str, left: int) -> Position:
     return p
 
 
-def _brute_force(pos: Position, seat: int, call: int) -> dict[Card, tuple[float, float, float]]:
-    """Every assignment of the cards ``seat`` cannot see to the other seats (hand sizes kept),
-    kept when the cards played replay legally on it; each card's mean score, tricks and make
-    rate over them with equal weights. Independent of ``advice``'s inference."""
-    r = pos.rules
+def _replayable_layouts(pos: Position, seat: int) -> Iterator[Position]:
+    """Every assignment of the cards ``seat`` cannot see to the other seats (hand sizes kept)
+    on which the cards played replay legally, as the position now. Independent of
+    ``advice``'s inference."""
     hands = pos.hand_masks()
     played = [0, 0, 0, 0]
     for who, c in pos.history:
         played[who] |= 1 << c
-    hidden = [c for c in range(52) if not (hands[seat] | played[seat]) >> c & 1]
-    hidden = [c for c in hidden if not any(played[s] >> c & 1 for s in range(4))]
+    seen = hands[seat] | played[0] | played[1] | played[2] | played[3]
+    hidden = [c for c in range(52) if not seen >> c & 1]
     others = [s for s in range(4) if s != seat]
-    sizes = [Hand(hands[s]).__len__() for s in others]
-    won = pos.tricks_won[seat]
-    totals: dict[Card, list[float]] = {}
-    count = 0
+    sizes = [len(Hand(hands[s])) for s in others]
     for first in itertools.combinations(hidden, sizes[0]):
         rest = [c for c in hidden if c not in first]
         for second in itertools.combinations(rest, sizes[1]):
@@ -73,16 +70,26 @@ def _brute_force(pos: Position, seat: int, call: int) -> dict[Card, tuple[float,
                 for c in part:
                     masks[s] |= 1 << c
             try:
-                p = Position.replay(Deal([Hand(m) for m in masks]), pos.record(), r)
+                yield Position.replay(Deal([Hand(m) for m in masks]), pos.record(), pos.rules)
             except IllegalPlayError:
                 continue
-            count += 1
-            for c, v in solver.card_values(p, seat, r).items():
-                t = won + v
-                acc = totals.setdefault(c, [0.0, 0.0, 0.0])
-                acc[0] += r.score(call, t) / 10
-                acc[1] += t
-                acc[2] += t >= call
+
+
+def _brute_force(pos: Position, seat: int, call: int) -> dict[Card, tuple[float, float, float]]:
+    """Each card's mean score, tricks and make rate over every replayable layout, with equal
+    weights."""
+    r = pos.rules
+    won = pos.tricks_won[seat]
+    totals: dict[Card, list[float]] = {}
+    count = 0
+    for p in _replayable_layouts(pos, seat):
+        count += 1
+        for c, v in solver.card_values(p, seat, r).items():
+            t = won + v
+            acc = totals.setdefault(c, [0.0, 0.0, 0.0])
+            acc[0] += r.score(call, t) / 10
+            acc[1] += t
+            acc[2] += t >= call
     return {c: (a[0] / count, a[1] / count, a[2] / count) for c, a in totals.items()}
 
 
@@ -116,35 +123,7 @@ def test_consistent_layouts_are_exactly_those_that_replay(seed: int, rules: str)
         Position.replay(Deal([Hand(int(m)) for m in row]), pos.record(), pos.rules)
     # ... and none is missing: the brute force keeps as many
     assert len(rows) == len({tuple(r) for r in rows})
-    ref = _brute_force_count(pos, seat)
-    assert len(rows) == ref
-
-
-def _brute_force_count(pos: Position, seat: int) -> int:
-    hands = pos.hand_masks()
-    played = [0, 0, 0, 0]
-    for who, c in pos.history:
-        played[who] |= 1 << c
-    seen = hands[seat] | played[0] | played[1] | played[2] | played[3]
-    hidden = [c for c in range(52) if not seen >> c & 1]
-    others = [s for s in range(4) if s != seat]
-    sizes = [len(Hand(hands[s])) for s in others]
-    n = 0
-    for first in itertools.combinations(hidden, sizes[0]):
-        rest = [c for c in hidden if c not in first]
-        for second in itertools.combinations(rest, sizes[1]):
-            third = [c for c in rest if c not in second]
-            masks = list(played)
-            masks[seat] |= hands[seat]
-            for s, part in zip(others, (first, second, third), strict=True):
-                for c in part:
-                    masks[s] |= 1 << c
-            try:
-                Position.replay(Deal([Hand(m) for m in masks]), pos.record(), pos.rules)
-            except IllegalPlayError:
-                continue
-            n += 1
-    return n
+    assert len(rows) == sum(1 for _ in _replayable_layouts(pos, seat))
 
 
 def test_a_safety_play_makes_the_call_where_double_dummy_plays_for_an_overtrick() -> None:

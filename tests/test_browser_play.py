@@ -10,6 +10,7 @@ screenshots of the table under ``test-artifacts/`` for a person to look at.
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import subprocess
 import sys
@@ -30,13 +31,13 @@ NOTEBOOK = "notebooks/02_play_lines.ipynb"
 WIDTH, HEIGHT = 1280, 800
 
 
-@pytest.fixture(scope="module")
-def viewer_url() -> Iterator[str]:
-    """Notebook 02 served by Voilà on a free port."""
+@contextlib.contextmanager
+def _voila(notebook: str) -> Iterator[str]:
+    """``notebook`` served by Voilà on a free port (its URL), stopped afterwards."""
     port = _free_port()
     voila = Path(sys.executable).parent / "voila"
     proc = subprocess.Popen(
-        [str(voila), NOTEBOOK, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
+        [str(voila), notebook, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
          "--Voila.port_retries=0"],
         cwd=REPO,
         stdout=subprocess.PIPE,
@@ -50,6 +51,13 @@ def viewer_url() -> Iterator[str]:
         yield url
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def viewer_url() -> Iterator[str]:
+    """Notebook 02 served by Voilà."""
+    with _voila(NOTEBOOK) as url:
+        yield url
 
 
 def _screenshot(cdp: CDP, name: str) -> Path:
@@ -154,24 +162,9 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
 
 @pytest.fixture(scope="module")
 def bots_url() -> Iterator[str]:
-    """Notebook 07 (play a deal against the bots) served by Voilà on a free port."""
-    port = _free_port()
-    voila = Path(sys.executable).parent / "voila"
-    proc = subprocess.Popen(
-        [str(voila), "notebooks/07_play_against_the_bots.ipynb", "--no-browser",
-         "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0"],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-        env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
-    )  # fmt: skip
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        _wait_http(url, proc, 120)
+    """Notebook 07 (play a deal against the bots) served by Voilà."""
+    with _voila("notebooks/07_play_against_the_bots.ipynb") as url:
         yield url
-    finally:
-        _stop(proc)
 
 
 def _shot(cdp: CDP, selector: str, name: str) -> Path:
