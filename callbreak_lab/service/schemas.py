@@ -210,7 +210,8 @@ class LineRequest(BaseModel):
 
 
 class AnalyseRequest(BaseModel):
-    """A deal and the cards played: each card judged against double-dummy defence."""
+    """A deal and the cards played: each card judged against double-dummy defence, or with
+    ``single_dummy`` as its player could see it at the table."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
