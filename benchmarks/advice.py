@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/advice.py reviews [--deals 6] [--layouts 32] [--rules online]
 
 ``decisions`` plays ``--deals`` seeded deals with four ``simple`` players and, at trick 1, 2,
-4, 7 and 10 (the card of seat ``deal % 4`` in the trick), times
+4, 7 and 10 (``--tricks``; the card of seat ``deal % 4`` in the trick), times
 ``advice.single_dummy_values`` with ``--layouts`` layouts (the solver's default threads: two
 on a machine with two cores) and reports the median, p90 and max seconds, and how often the
 answer was exact (every consistent layout taken). ``reviews`` times ``review.review_play`` of
@@ -42,7 +42,7 @@ def decisions(args: argparse.Namespace) -> None:
     players = [make_player("simple") for _ in range(4)]
     boards = [play_deal(Deal.random(700 + i), args.rules, players) for i in range(args.deals)]
     print("trick  decisions  median s  p90 s  max s  exact")
-    for trick in TRICKS:
+    for trick in args.tricks:
         times, exact = [], 0
         for i, b in enumerate(boards):
             k = 4 * (trick - 1) + i % 4
@@ -79,6 +79,12 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=None)
     p.add_argument("--layouts", type=int, default=32)
     p.add_argument("--rules", default="online")
+    p.add_argument(
+        "--tricks",
+        type=lambda t: [int(x) for x in t.split(",")],
+        default=list(TRICKS),
+        help="tricks at which to time a decision, e.g. 1 or 1,2,4 (decisions)",
+    )
     args = p.parse_args()
     if args.deals is None:
         args.deals = 24 if args.mode == "decisions" else 6

@@ -10,6 +10,7 @@ every legal call. It is the slow, exact-in-the-limit reference the bid model app
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -224,6 +225,13 @@ def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:
     return _Plan(unseen, splits, rows, cums)
 
 
+@functools.lru_cache(maxsize=32)
+def _plan_for(fixed: tuple[int, ...], voids: tuple[frozenset[int], ...]) -> _Plan:
+    """``_plan`` kept for repeated calls with the same constraints (a sampler that rejects
+    layouts deals again around the same table; the tables are read only)."""
+    return _plan(list(fixed), [set(v) for v in voids])
+
+
 def deal_around(
     hand: HandLike,
     seat: int,
@@ -255,7 +263,10 @@ def deal_around(
     if n > MAX_LAYOUTS:  # the arrays alone would not fit in memory long before solving ended
         raise SolverInputError(f"n must be at most {MAX_LAYOUTS:,} layouts, got {n:,}")
     fixed, _ = _fixed_masks(hand, seat, known)
-    plan = _plan(fixed, _void_table(voids))
+    table = _void_table(voids)
+    if not any(table):
+        return _deal_plain(fixed, int(n), as_rng(seed))
+    plan = _plan_for(tuple(fixed), tuple(frozenset(v) for v in table))
     rng = as_rng(seed)  # a bad seed is a DealError naming it
     n = int(n)
     masks = np.tile(np.array(fixed, dtype=np.uint64), (n, 1))
@@ -280,6 +291,27 @@ def deal_around(
             masks[:, s] |= np.bitwise_or.reduce(np.where(owner == s, bits, np.uint64(0)), axis=1)
     if n and np.any(need):
         raise AssertionError("internal error: a seat was left short of cards")
+    return masks
+
+
+def _deal_plain(fixed: list[int], n: int, rng: np.random.Generator) -> np.ndarray:
+    """``deal_around`` without voids: each row a uniform random permutation of the unseen cards
+    split by the seats' remaining needs (the ordinary random deal; no counting tables)."""
+    rest = FULL_MASK & ~(fixed[0] | fixed[1] | fixed[2] | fixed[3])
+    cards = np.array([c for c in range(52) if rest >> c & 1], dtype=np.uint64)
+    need = [13 - m.bit_count() for m in fixed]
+    if sum(need) != len(cards) or min(need) < 0:  # _fixed_masks keeps hands at 13 at most
+        raise SolverInputError(f"the known cards leave needs {need} for {len(cards)} unseen cards")
+    masks = np.tile(np.array(fixed, dtype=np.uint64), (n, 1))
+    if n == 0 or len(cards) == 0:
+        return masks
+    perm = np.argsort(rng.random((n, len(cards))), axis=1)
+    bits = np.left_shift(np.uint64(1), cards[perm])  # (n, unseen) in dealing order
+    start = 0
+    for s in range(4):
+        if need[s]:
+            masks[:, s] |= np.bitwise_or.reduce(bits[:, start : start + need[s]], axis=1)
+        start += need[s]
     return masks
 
 

@@ -136,6 +136,29 @@ def test_voids_match_brute_force_enumeration() -> None:
     assert chi2.pvalue > 1e-3, chi2
 
 
+def test_without_voids_every_layout_is_equally_likely() -> None:
+    """The plain dealing path (no voids) against every layout of a small case."""
+    own = Hand.parse("AKQJT98765432...")
+    known = {1: Hand.parse(".AKQJT9.AKQ.A"), 2: Hand.parse(".876.JT98765.K"),
+             3: Hand.parse("..432.QJT9876")}  # fmt: skip
+    known_all = own.mask | known[1].mask | known[2].mask | known[3].mask
+    unseen = [c for c in range(52) if not known_all >> c & 1]
+    need = {s: 13 - len(h) for s, h in known.items()}
+    layouts = [
+        owners
+        for owners in itertools.product((1, 2, 3), repeat=len(unseen))
+        if all(owners.count(s) == need[s] for s in (1, 2, 3))
+    ]
+    assert len(layouts) == 560  # 8! / (3! 2! 3!)
+    masks = deal_around(own, 0, 56_000, seed=9, known=known)
+    seen = Counter(
+        tuple(next(s for s in (1, 2, 3) if int(row[s]) >> c & 1) for c in unseen) for row in masks
+    )
+    assert set(seen) <= set(layouts)
+    chi2 = stats.chisquare(np.array([seen[lay] for lay in layouts]))
+    assert chi2.pvalue > 1e-3, chi2
+
+
 def test_void_seat_never_gets_the_suit() -> None:
     masks = deal_around(HAND, 0, 2000, seed=8, voids={2: "S", 3: ["H", "D"]})
     spades_hand = np.uint64(HAND.mask & SUIT_MASKS[3])
