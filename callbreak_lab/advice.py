@@ -28,10 +28,11 @@ The values on a layout are a floor (the other three play together against the se
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -118,6 +119,8 @@ class SingleDummy:
     elapsed_ms: float = field(compare=False)
     weights: np.ndarray = field(repr=False, compare=False)
     samples: dict[Card, np.ndarray] = field(repr=False, compare=False)
+    #: the time limit stopped it before every layout was solved
+    stopped_early: bool = False
 
     @property
     def unit(self) -> str:
@@ -177,6 +180,7 @@ class SingleDummy:
             "layouts": self.layouts,
             "distinct": self.distinct,
             "exact": self.exact,
+            "stopped_early": self.stopped_early,
             "ess": round(self.ess, 1),
             "cards": [
                 {
@@ -192,6 +196,8 @@ class SingleDummy:
     def text(self) -> str:
         """One line per legal card, best first."""
         how = "every consistent layout" if self.exact else f"{self.layouts} layouts"
+        if self.stopped_early:
+            how += " (the time limit stopped it)"
         lines = [f"seat {self.seat}, single-dummy over {how} ({self.unit}):"]
         for c in self.ranked():
             o = self.outcomes[c]
@@ -280,33 +286,59 @@ def _pool(threads: int) -> ThreadPoolExecutor:
 
 
 def _solve(
-    k: Knowledge, rows: np.ndarray, threads: int, progress: Progress | None
-) -> list[tuple[int, dict[int, int]]]:
-    """``pimc.layout_values`` of every row, in row order; a row the record cannot replay on is
-    left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
+    k: Knowledge,
+    rows: np.ndarray,
+    threads: int,
+    progress: Progress | None,
+    deadline: float | None = None,
+) -> tuple[list[tuple[int, dict[int, int]]], bool]:
+    """``pimc.layout_values`` of the rows, in row order, and whether the ``deadline``
+    (``time.perf_counter()`` seconds) stopped it early: no layout is started after it (the first
+    ``threads`` always are), one already running finishes. A row the record cannot replay on
+    is left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
     helper thread for long searches); more: layouts side by side on a pool of threads with
     single-threaded engines (the kernels release the GIL), which uses two cores better than
     one search and its helper (benchmarks/RESULTS.md, "Single-dummy advice")."""
     total = len(rows)
     results: dict[int, dict[int, int]] = {}
     done = 0
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     if threads <= 1 or total < 2:
         for i in range(total):
+            if i and late():
+                return sorted(results.items()), True
             got, _ = layout_values(k, rows[i : i + 1], None)
             results.update((i, v) for _, v in got)
             done += 1
             if progress is not None:
                 progress(done, total)
-        return sorted(results.items())
+        return sorted(results.items()), False
     pool = _pool(threads)
-    futures = {pool.submit(layout_values, k, rows[i : i + 1], None): i for i in range(total)}
-    for fut in as_completed(futures):
-        got, _ = fut.result()
-        results.update((futures[fut], v) for _, v in got)
-        done += 1
-        if progress is not None:
-            progress(done, total)
-    return sorted(results.items())
+    pending: dict[Future[Any], int] = {}
+    queue = iter(range(total))
+    for i in itertools.islice(queue, threads):  # at most ``threads`` layouts in flight
+        pending[pool.submit(layout_values, k, rows[i : i + 1], None)] = i
+    stopped = False
+    while pending:
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            i = pending.pop(fut)
+            got, _ = fut.result()
+            results.update((i, v) for _, v in got)
+            done += 1
+            if progress is not None:
+                progress(done, total)
+            nxt = next(queue, None)
+            if nxt is None:
+                continue
+            if late():
+                stopped = True
+                continue
+            pending[pool.submit(layout_values, k, rows[nxt : nxt + 1], None)] = nxt
+    return sorted(results.items()), stopped
 
 
 def _check_int(name: str, x: object, low: int) -> int:
@@ -325,6 +357,7 @@ def single_dummy_values(
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
     threads: int | None = None,
+    time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
     """Every legal card's single-dummy value for ``seat``, the seat to move in ``position``:
@@ -333,8 +366,10 @@ def single_dummy_values(
     when at most ``exact_limit`` are consistent (see the module docstring). ``calls``: the four
     calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform layouts,
     judged by tricks). ``threads``: layouts solved side by side (default
-    ``solver.default_threads()``: two on a machine with two cores). ``progress(done, total)``
-    is called after each layout."""
+    ``solver.default_threads()``: two on a machine with two cores). ``time_limit``: seconds
+    after which no further layout is started (the answer then covers the layouts solved, the
+    likeliest first, and says ``stopped_early``; it is no longer reproducible). ``progress(done,
+    total)`` is called after each layout."""
     from callbreak_lab.lines import parse_calls
 
     if not isinstance(position, Position):
@@ -350,7 +385,8 @@ def single_dummy_values(
     c = parse_calls(calls, position.rules)
     sd = values_from_knowledge(
         knowledge_of(position, seat), position.tricks_won[seat], c, n, seed,
-        beta=beta, exact_limit=exact_limit, threads=threads, progress=progress,
+        beta=beta, exact_limit=exact_limit, threads=threads, time_limit=time_limit,
+        progress=progress,
     )  # fmt: skip
     return replace(sd, position=position.copy())
 
@@ -365,6 +401,7 @@ def values_from_knowledge(
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
     threads: int | None = None,
+    time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
     """``single_dummy_values`` from what the seat knows (``k``, to move; ``won`` tricks won;
@@ -391,12 +428,20 @@ def values_from_knowledge(
         made = [int(x) for x in (known[s] for s in others) if x is not None]
         loglik = call_log_likelihood(every, others, made, r, float(beta))
         rows, weights, exact = every, np.exp(loglik - loglik.max()), True
+        enumerated = True
     else:
         drawn = draw_layouts(k, known, n, int(seed), float(beta))
         rows, weights, exact = drawn.rows, drawn.counts.astype(np.float64), False
+        enumerated = False
     if len(rows) == 0:
         raise SolverInputError("no layout of the hidden cards fits what the table showed")
-    solved = _solve(k, rows, threads, progress)
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    deadline = None if time_limit is None else t0 + float(time_limit)
+    solved, stopped = _solve(k, rows, threads, progress, deadline)
+    exact = exact and not stopped
     if not solved:
         raise SolverInputError("no layout of the hidden cards replays the cards played")
     w = np.array([weights[i] for i, _ in solved], dtype=np.float64)
@@ -419,6 +464,6 @@ def values_from_knowledge(
         samples[Card(x)] = scores
     return SingleDummy(
         None, seat, None if calls is None else tuple(calls), outcomes,
-        len(solved) if exact else round(float(w.sum())), len(solved), exact,
-        float(1.0 / np.sum(wn * wn)), (time.perf_counter() - t0) * 1000, wn, samples,
+        len(solved) if enumerated else round(float(w.sum())), len(solved), exact,
+        float(1.0 / np.sum(wn * wn)), (time.perf_counter() - t0) * 1000, wn, samples, stopped,
     )  # fmt: skip

@@ -207,3 +207,22 @@ def test_bad_input_is_refused_with_the_library_errors() -> None:
         single_dummy_values(over, 0, None)
     with pytest.raises(SolverInputError, match="advice"):
         play_line(SAFETY, 3, advice="triple")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_time_limit_stops_starting_layouts(threads: int) -> None:
+    pos = _endgame(12, "online", 8)
+    seat = pos.to_move
+    full = single_dummy_values(pos, seat, [3, 3, 3, 3], n=24, exact_limit=0, threads=threads)
+    assert not full.stopped_early and full.layouts == 24
+    quick = single_dummy_values(
+        pos, seat, [3, 3, 3, 3], n=24, exact_limit=0, threads=threads, time_limit=1e-9
+    )
+    assert quick.stopped_early and 1 <= quick.distinct <= threads < full.distinct
+    assert set(quick.outcomes) == set(full.outcomes) and "time limit" in quick.text()
+    assert quick.to_dict()["stopped_early"] is True
+    end = _endgame(12, "online", 3)
+    exact = single_dummy_values(end, end.to_move, None, exact_limit=5000, time_limit=1e-9)
+    assert not exact.exact and exact.stopped_early  # cut short: no longer every layout
+    with pytest.raises(UsageError, match="time_limit"):
+        single_dummy_values(pos, seat, None, time_limit=0)

@@ -59,6 +59,7 @@ class PlayLineViewer(Observable):
         self.message = ""
         self.judgement = "double"
         self.layouts = 32
+        self.single_seconds: float | None = 3.0  # no new layout after this (None: all)
         self._single: dict[tuple[int, int], Any] = {}
 
     # --- judgement ------------------------------------------------------------------------
@@ -84,7 +85,7 @@ class PlayLineViewer(Observable):
 
             self._single[key] = single_dummy_values(
                 self.position, d.seat, self.line.calls, self.layouts, seed=self.step,
-                progress=progress,
+                time_limit=self.single_seconds, progress=progress,
             )  # fmt: skip
         return self._single[key]
 

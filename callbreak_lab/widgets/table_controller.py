@@ -40,6 +40,7 @@ class PlayTable(Observable):
         opponents: str = "strong",
         hint_layouts: int = 32,
         review_layouts: int = 16,
+        hint_seconds: float | None = 3.0,
     ) -> None:
         super().__init__()
         self.rules = Ruleset.coerce(rules)
@@ -51,6 +52,9 @@ class PlayTable(Observable):
                 raise UsageError(f"{name} must be an int >= 1, got {n!r}")
         self.hint_layouts = hint_layouts
         self.review_layouts = review_layouts
+        #: a hint starts no new layout after this many seconds (a few deals at trick 1 need
+        #: seconds a layout); None: every layout
+        self.hint_seconds = hint_seconds
         self.bots: dict[int, Any] = {s: make_player(opponents) for s in range(4) if s != self.seat}
         self.deals = 0
         self.totals = [0, 0, 0, 0]  # tenths, over the deals played at this table
@@ -169,7 +173,7 @@ class PlayTable(Observable):
         if self._hint is None:
             self._hint = single_dummy_values(
                 self.position, self.seat, self.calls, self.hint_layouts,
-                seed=len(self.position.history), progress=progress,
+                seed=len(self.position.history), time_limit=self.hint_seconds, progress=progress,
             )  # fmt: skip
         self._changed()
         return self._hint

@@ -130,6 +130,8 @@ class PlayTableView:
             for c in sd.ranked()
         )
         how = "every layout that fits" if sd.exact else f"{sd.layouts} layouts"
+        if sd.stopped_early:
+            how += " (all that fitted in the hint's time)"
         return (
             f'<div class="cb-hint-table"><b>Hint:</b> {escape(sd.best.symbol())} '
             f"(expected {unit} over {how} of the hidden cards, weighted by the calls)"
