@@ -533,25 +533,20 @@ def review_bhoos(
     gives the play so far; the bot's own cards are judged (the other hands are never known in
     full, so double-dummy values are None). ``calls`` (deal seats: seat 0 led the first trick)
     override the requests' ``context.bids``; with neither, the cards are judged by tricks."""
-    from callbreak_lab.bhoos import convert_request
+    from callbreak_lab.bhoos import BhoosGame, convert_request
 
     r = Ruleset.coerce("online")
-    deals: dict[int, tuple[int, Mapping[str, Any]]] = {}
-    order: list[int] = []
+    latest: dict[int, tuple[BhoosGame, Mapping[str, Any]]] = {}  # by the bot's 13 cards
     for i, req in enumerate(requests):
         game = convert_request(req)
         hand = game.original_hand()
         if hand is None or len(hand) != 13:
             raise RecordError(f"request {i + 1}: no playerId and cards: the bot's hand is unknown")
         key = int(hand.mask)
-        if key not in deals:
-            order.append(key)
-        if key not in deals or len(game.cards) >= len(convert_request(deals[key][1]).cards):
-            deals[key] = (i, req)
+        if key not in latest or len(game.cards) >= len(latest[key][0].cards):
+            latest[key] = (game, req)  # dicts keep the order of the deals' first requests
     out = []
-    for key in order:
-        i, req = deals[key]
-        game = convert_request(req)
+    for key, (game, req) in latest.items():
         seat = game.my_seat
         assert seat is not None and game.hand is not None
         given = calls if calls is not None else _bhoos_calls(req, game.player_ids, game.first_start)
@@ -572,14 +567,15 @@ def _review_seat(
 ) -> SingleDummyReview:
     """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``."""
     t0 = time.perf_counter()
-    mine = [i for i in range(len(record)) if _mover(record, i) == seat]
+    movers = _movers(record)
+    mine = [i for i, s in enumerate(movers) if s == seat]
     tick, bar = _bar(progress, len(mine), "single-dummy review")
     out: list[CardJudgement] = []
     k = Knowledge(rules, seat, int(hand.mask))
     won = 0
     try:
         for i, card in enumerate(record):
-            mover = _mover(record, i)
+            mover = movers[i]
             if mover == seat:
                 legal = k.legal_mask()
                 if not (legal >> card) & 1:
@@ -599,7 +595,7 @@ def _review_seat(
             k.add(mover, card)
             if i % 4 == 3:
                 trick = record[i - 3 : i + 1]
-                won += int((_mover(record, i - 3) + trick_winner(trick)) % 4 == seat)
+                won += int(movers[i - 3 + trick_winner(trick)] == seat)
     finally:
         if bar is not None:
             bar.close()
@@ -610,9 +606,12 @@ def _review_seat(
     )  # fmt: skip
 
 
-def _mover(record: Sequence[Card], i: int) -> int:
-    """The seat that played card ``i`` of ``record`` (seat 0 led the first trick)."""
+def _movers(record: Sequence[Card]) -> list[int]:
+    """The seat that played each card of ``record`` (seat 0 led the first trick)."""
+    out: list[int] = []
     leader = 0
-    for t in range(i // 4):
-        leader = (leader + trick_winner(record[4 * t : 4 * t + 4])) % 4
-    return (leader + i % 4) % 4
+    for i in range(len(record)):
+        out.append((leader + i % 4) % 4)
+        if i % 4 == 3:
+            leader = out[i - 3 + trick_winner(record[i - 3 : i + 1])]
+    return out

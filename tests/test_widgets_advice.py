@@ -55,7 +55,8 @@ def test_the_viewer_s_toggle_and_buttons() -> None:
 def test_a_deal_against_the_bots_from_call_to_review() -> None:
     t = PlayTable("online", seat=1, seed=3, hint_layouts=8, review_layouts=4)
     assert t.phase == "call" and len(t.calls) == 1  # seat 0 called before the person
-    assert not t.call(0) and "0" in t.message  # below the range: refused, still calling
+    assert not t.call(0) and "1..13" in t.message  # below the range: refused with it
+    assert not t.call("x") and "not a call" in t.message and t.phase == "call"
     assert not t.play("AS") and "no card is due" in t.message
     assert t.call(3) and t.phase == "play" and len(t.calls) == 4 and t.calls[1] == 3
     assert t.position.to_move == 1

@@ -122,12 +122,13 @@ class PlayTable(Observable):
             return False
         try:
             c = int(value)
-            self.rules.check_call(c)
         except (ValueError, TypeError):
             self.message = f"not a call: {value!r}"
             self._changed()
             return False
-        except CallbreakLabError as exc:
+        try:
+            self.rules.check_call(c)
+        except CallbreakLabError as exc:  # outside the preset's range
             self.message = str(exc)
             self._changed()
             return False
