@@ -294,8 +294,9 @@ def _solve(
 ) -> tuple[list[tuple[int, dict[int, int]]], bool]:
     """``pimc.layout_values`` of the rows, in row order, and whether the ``deadline``
     (``time.perf_counter()`` seconds) stopped it early: no layout is started after it (the first
-    ``threads`` always are), one already running finishes. A row the record cannot replay on
-    is left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
+    ``threads`` always are), and one still running then is stopped and left out, except the
+    first row's, which always finishes (so there is an answer). A row the record cannot replay
+    on is left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
     helper thread for long searches); more: layouts side by side on a pool of threads with
     single-threaded engines (the kernels release the GIL), which uses two cores better than
     one search and its helper (benchmarks/RESULTS.md, "Single-dummy advice")."""
@@ -306,12 +307,23 @@ def _solve(
     def late() -> bool:
         return deadline is not None and time.perf_counter() > deadline
 
+    def solve_row(i: int) -> tuple[dict[int, int] | None, bool]:
+        """Row ``i``'s values (None: left out) and whether the deadline stopped it."""
+        if deadline is None or i == 0:
+            got, _ = layout_values(k, rows[i : i + 1], None)
+            return (got[0][1] if got else None), False
+        got, _ = layout_values(k, rows[i : i + 1], max(0.0, deadline - time.perf_counter()))
+        return (got[0][1] if got else None), not got and late()
+
     if threads <= 1 or total < 2:
         for i in range(total):
             if i and late():
                 return sorted(results.items()), True
-            got, _ = layout_values(k, rows[i : i + 1], None)
-            results.update((i, v) for _, v in got)
+            values, cut = solve_row(i)
+            if cut:
+                return sorted(results.items()), True
+            if values is not None:
+                results[i] = values
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -320,14 +332,16 @@ def _solve(
     pending: dict[Future[Any], int] = {}
     queue = iter(range(total))
     for i in itertools.islice(queue, threads):  # at most ``threads`` layouts in flight
-        pending[pool.submit(layout_values, k, rows[i : i + 1], None)] = i
+        pending[pool.submit(solve_row, i)] = i
     stopped = False
     while pending:
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)
         for fut in finished:
             i = pending.pop(fut)
-            got, _ = fut.result()
-            results.update((i, v) for _, v in got)
+            values, cut = fut.result()
+            stopped = stopped or cut
+            if values is not None:
+                results[i] = values
             done += 1
             if progress is not None:
                 progress(done, total)
@@ -337,7 +351,7 @@ def _solve(
             if late():
                 stopped = True
                 continue
-            pending[pool.submit(layout_values, k, rows[nxt : nxt + 1], None)] = nxt
+            pending[pool.submit(solve_row, nxt)] = nxt
     return sorted(results.items()), stopped
 
 
@@ -367,8 +381,9 @@ def single_dummy_values(
     calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform layouts,
     judged by tricks). ``threads``: layouts solved side by side (default
     ``solver.default_threads()``: two on a machine with two cores). ``time_limit``: seconds
-    after which no further layout is started (the answer then covers the layouts solved, the
-    likeliest first, and says ``stopped_early``; it is no longer reproducible). ``progress(done,
+    after which no further layout is started and those still being solved are stopped, except
+    the first, which always finishes (the answer then covers the layouts solved, the likeliest
+    first, and says ``stopped_early``; it is no longer reproducible). ``progress(done,
     total)`` is called after each layout."""
     from callbreak_lab.lines import parse_calls
 

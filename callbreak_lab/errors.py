@@ -21,6 +21,9 @@ the bid model was asked. The command line prints any ``CallbreakLabError`` as on
     ├── UsageError           command-line usage, service settings, environment variables
     └── FieldError           one field of a service request (carries ``loc``)
 
+Exceptions that are not about input are no ``ValueError`` and live with what raises them:
+``solver.SearchTimeout`` (a search a time limit stopped), the service pool's ``JobTimeout``.
+
 This module imports nothing from the package, so every module can import it.
 """
 

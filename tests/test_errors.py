@@ -33,8 +33,10 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
 #: exceptions that are not about bad input: the service pool's control flow, a widget's missing
-#: source of numbers (they must not pass for input errors either)
+#: source of numbers, a solver search stopped by its time limit (they must not pass for input
+#: errors either)
 NOT_INPUT_ERRORS = {
+    "callbreak_lab.solver._threads.SearchTimeout",
     "callbreak_lab.service.pool.JobError",
     "callbreak_lab.service.pool.JobTimeout",
     "callbreak_lab.service.pool.PoolBusy",

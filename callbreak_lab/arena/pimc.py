@@ -28,6 +28,7 @@ and a suit whose unseen cards are all excluded for a seat as a void too) and imp
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -253,10 +254,11 @@ def layout_values(
     estimate: float = 0.0,
 ) -> tuple[list[tuple[int, dict[int, int]]], float]:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
-    order, until ``budget`` seconds would be passed: no layout is started that is expected to
-    end past it (``estimate``: the expected time of one layout, from earlier decisions; then the
-    slowest one solved here). Returns ``(row index, {card: value})`` per layout solved (a layout
-    the record cannot replay on is skipped) and the slowest layout's seconds."""
+    order, within ``budget`` seconds: no layout is started that is expected to end past it
+    (``estimate``: the expected time of one layout, from earlier decisions; then the slowest
+    one solved here), and a layout still being solved when the budget ends is stopped and left
+    out (``solver.time_limit``). Returns ``(row index, {card: value})`` per layout solved (a
+    layout the record cannot replay on is skipped) and the slowest layout's seconds."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
@@ -264,19 +266,26 @@ def layout_values(
     out: list[tuple[int, dict[int, int]]] = []
     per_solve = estimate  # the prediction used to decide whether to start another layout
     worst = 0.0  # the slowest layout actually solved here
-    for i, row in enumerate(layouts):
-        now = time.perf_counter()
-        if deadline is not None and now + per_solve > deadline:
-            break
-        deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
-        try:
-            pos = Position.replay(deal, k.record, k.rules)
-        except IllegalPlayError:
-            continue
-        values = solver.card_values(pos, k.seat, k.rules)
-        out.append((i, {int(c): int(v) for c, v in values.items()}))
-        worst = max(worst, time.perf_counter() - now)
-        per_solve = worst
+    with contextlib.ExitStack() as stack:
+        if budget is not None:
+            stack.enter_context(solver.time_limit(budget))
+        for i, row in enumerate(layouts):
+            now = time.perf_counter()
+            if deadline is not None and now + per_solve > deadline:
+                break
+            deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
+            try:
+                pos = Position.replay(deal, k.record, k.rules)
+            except IllegalPlayError:
+                continue
+            try:
+                values = solver.card_values(pos, k.seat, k.rules)
+            except solver.SearchTimeout:  # the budget ended during this layout
+                worst = max(worst, time.perf_counter() - now)
+                break
+            out.append((i, {int(c): int(v) for c, v in values.items()}))
+            worst = max(worst, time.perf_counter() - now)
+            per_solve = worst
     return out, worst
 
 

@@ -5,6 +5,7 @@ Works on plain ints (52-bit hand masks, cards 0..51); the public facade in ``api
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ from ._threads import (
     Helper,
     Job,
     Pool,
+    SearchTimeout,
     search,
 )
 
@@ -99,6 +101,11 @@ class Engine:
         self._stores_at_check = 0
         self.ctl = np.zeros(1, dtype=np.int64)  # the running search's job number
         self._job = 0
+        # ``interrupt``: set by another thread (a time limit); every search raises
+        # ``SearchTimeout`` until ``resume``. The lock orders it against a search's start.
+        self.interrupted = False
+        self._lock = threading.Lock()
+        self._pool: Pool | None = None  # the pool ``values`` is working on
         self.threads = threads if _jit_enabled() else 1
         self._helper: Helper | None = None
         self._reverse = self.opts.copy()  # joining the helper's search in a pool
@@ -248,6 +255,31 @@ class Engine:
         left = int(sum(POP[args.hands[mover, s]] for s in range(4)))
         return self.threads > 1 and left >= self.helper_min_left
 
+    def interrupt(self) -> None:
+        """Stop the search running on this engine, from another thread (a time limit): it, and
+        every search started until ``resume``, raises ``SearchTimeout``. The table keeps only
+        finished results (a stopped search stores nothing from where it stopped), so the engine
+        stays sound."""
+        with self._lock:
+            self.interrupted = True
+            if self._helper is None:
+                self.ctl[0] = 0
+            else:
+                with self._helper.lock:
+                    self.ctl[0] = 0
+            pool = self._pool
+        if pool is not None:
+            pool.stop(SearchTimeout())
+
+    def resume(self) -> None:
+        """Searches run again after an ``interrupt``."""
+        with self._lock:
+            self.interrupted = False
+
+    def _stopped(self, job: int) -> SearchTimeout:
+        self._finish(job)
+        return SearchTimeout()
+
     def value_of_job(self, args: Job) -> int:
         """The value of one search (``job``); with two threads the helper joins it when it runs
         long."""
@@ -265,7 +297,9 @@ class Engine:
         if v >= 0:
             self._finish(job)  # a helper still searching stops at its next node
             return v
-        assert helper is not None  # only a helper's result stops the search
+        if self.interrupted:
+            raise self._stopped(job)
+        assert helper is not None  # only a helper's result or an interrupt stops the search
         return helper.result_of(job)
 
     def values(self, jobs: Sequence[Job | None]) -> list[int]:
@@ -277,19 +311,31 @@ class Engine:
             return [0 if j is None else self.value_of_job(j) for j in jobs]
         self._make_room()
         pool = Pool(todo)
-        self._helper_thread().offer_pool(pool)
-        pool.work(self, self.ws, self.opts, self._reverse, self.stats)  # raises on failure
-        found = iter(pool.wait())
+        with self._lock:
+            if self.interrupted:
+                raise SearchTimeout()
+            self._pool = pool
+        try:
+            self._helper_thread().offer_pool(pool)
+            pool.work(self, self.ws, self.opts, self._reverse, self.stats)  # raises on failure
+            found = iter(pool.wait())
+        finally:
+            with self._lock:
+                self._pool = None
         return [0 if j is None else next(found) for j in jobs]
 
     def _start(self) -> int:
-        """Number a new search and mark it running (``ctl``)."""
-        self._job += 1
-        if self._helper is None:
-            self.ctl[0] = self._job
-        else:
-            with self._helper.lock:
+        """Number a new search and mark it running (``ctl``); ``SearchTimeout`` after an
+        ``interrupt``."""
+        with self._lock:
+            if self.interrupted:
+                raise SearchTimeout()
+            self._job += 1
+            if self._helper is None:
                 self.ctl[0] = self._job
+            else:
+                with self._helper.lock:
+                    self.ctl[0] = self._job
         return self._job
 
     def _finish(self, job: int) -> None:
@@ -311,9 +357,11 @@ class Engine:
         problem = _problem(len(root.trick), root.leader, target, mb, vr, root.ban)
         job = self._start()
         run = Run(opts=self.opts, stats=self.stats, ctl=self.ctl, job=job, gen=self.gen)
-        res = probe(split_masks(root.masks), problem, k, self.ws, self.table, run) == 1
+        res = probe(split_masks(root.masks), problem, k, self.ws, self.table, run)
+        if res < 0:  # only an interrupt stops a search without a helper
+            raise self._stopped(job)
         self._finish(job)
-        return bool(res)
+        return res == 1
 
 
 def _problem(pos: int, leader: int, target: int, mb: int, vr: int, ban: int) -> Problem:

@@ -21,6 +21,16 @@ import numpy as np
 from ._consts import N_STATS, OPT_REVERSE
 from ._search import Problem, Run, Workspace, new_workspace, solve_root
 
+
+class SearchTimeout(TimeoutError):
+    """A search stopped by its time limit (``solver.time_limit``) before it found the value.
+    Not bad input, so no ``CallbreakLabError``: the players and the advice catch it and answer
+    with the layouts already solved."""
+
+    def __init__(self, message: str = "the solver's time limit stopped the search") -> None:
+        super().__init__(message)
+
+
 if TYPE_CHECKING:
     from ._engine import Engine
 
@@ -124,11 +134,23 @@ class Pool:
                         self.ctls[i][0] = 0  # the other thread, if on it, stops
                         self._cond.notify_all()
 
+    def stop(self, reason: BaseException) -> None:
+        """Stop every search of the pool (a time limit): ``work`` returns, ``wait`` raises
+        ``reason``."""
+        with self._cond:
+            if self._error is None:
+                self._error = reason
+            for ctl in self.ctls:
+                ctl[0] = 0
+            self._cond.notify_all()
+
     def wait(self) -> list[int]:
         """Every search's value, once all are known."""
         with self._cond:
             while self._error is None and min(self.results, default=0) < 0:
                 self._cond.wait()
+            if isinstance(self._error, SearchTimeout):
+                raise self._error
             if self._error is not None:
                 raise RuntimeError("a solver search thread failed") from self._error
             return list(self.results)

@@ -8,6 +8,8 @@ progress included, that the target seat can guarantee against the other three to
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +97,27 @@ def engine(threads: int | None = None) -> Engine:
     if eng is None:
         eng = _LOCAL.engine = Engine(threads=default_threads() if threads is None else threads)
     return eng
+
+
+@contextmanager
+def time_limit(seconds: float, eng: Engine | None = None) -> Iterator[Engine]:
+    """Searches of this thread's engine (or ``eng``) inside the block stop ``seconds`` after it
+    starts: the one running then, and any started later in the block, raise
+    ``SearchTimeout``. Values found before stay exact, and so does the engine's table. The
+    clock is a timer thread, so a block costs about a tenth of a millisecond."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float | np.integer | np.floating):
+        raise UsageError(f"time_limit: seconds must be a number, got {seconds!r}")
+    eng = eng or engine()
+    eng.resume()
+    timer = threading.Timer(max(0.0, float(seconds)), eng.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield eng
+    finally:
+        timer.cancel()
+        timer.join()  # an interrupt already firing ends before searches are let run again
+        eng.resume()
 
 
 def make_root(position: Position | Deal | str, rules: Ruleset | str | None = None) -> Root:
