@@ -1,13 +1,15 @@
 """Single-dummy advice at work: the time of one decision's values by trick, and of a review.
 
     .venv/bin/python benchmarks/advice.py decisions [--deals 24] [--layouts 32] [--rules online]
+        [--tricks 1,2,4,7,10] [--time-limit S]
     .venv/bin/python benchmarks/advice.py reviews [--deals 6] [--layouts 32] [--rules online]
 
 ``decisions`` plays ``--deals`` seeded deals with four ``simple`` players and, at trick 1, 2,
 4, 7 and 10 (``--tricks``; the card of seat ``deal % 4`` in the trick), times
 ``advice.single_dummy_values`` with ``--layouts`` layouts (the solver's default threads: two
 on a machine with two cores) and reports the median, p90 and max seconds, and how often the
-answer was exact (every consistent layout taken). ``reviews`` times ``review.review_play`` of
+answer was exact (every consistent layout taken), how often ``--time-limit`` stopped it and
+how many distinct layouts it solved. ``reviews`` times ``review.review_play`` of
 whole deals played by ``simple`` and ``pimc`` players (every seat judged).
 """
 
@@ -41,21 +43,26 @@ def _header(args: argparse.Namespace) -> None:
 def decisions(args: argparse.Namespace) -> None:
     players = [make_player("simple") for _ in range(4)]
     boards = [play_deal(Deal.random(700 + i), args.rules, players) for i in range(args.deals)]
-    print("trick  decisions  median s  p90 s  max s  exact")
+    print("trick  decisions  median s  p90 s  max s  exact  stopped  layouts median  min")
     for trick in args.tricks:
-        times, exact = [], 0
+        times, exact, stopped, solved = [], 0, 0, []
         for i, b in enumerate(boards):
             k = 4 * (trick - 1) + i % 4
             pos = Position.replay(b.deal, " ".join(b.plays.replace("|", " ").split()[:k]), b.rules)
             if len(pos.legal_cards()) < 2:
                 continue
             t0 = time.perf_counter()
-            sd = single_dummy_values(pos, pos.to_move, b.calls, args.layouts, seed=i)
+            sd = single_dummy_values(
+                pos, pos.to_move, b.calls, args.layouts, seed=i, time_limit=args.time_limit
+            )
             times.append(time.perf_counter() - t0)
             exact += sd.exact
+            stopped += sd.stopped_early
+            solved.append(sd.distinct)
         t = np.array(times)
         print(f"{trick:>5}  {len(t):>9}  {np.median(t):8.3f}  {np.quantile(t, 0.9):5.2f}  "
-              f"{t.max():5.2f}  {exact:>5}")  # fmt: skip
+              f"{t.max():5.2f}  {exact:>5}  {stopped:>7}  {np.median(solved):>14.0f}  "
+              f"{min(solved):>3}")  # fmt: skip
 
 
 def reviews(args: argparse.Namespace) -> None:
@@ -84,6 +91,12 @@ def main() -> None:
         type=lambda t: [int(x) for x in t.split(",")],
         default=list(TRICKS),
         help="tricks at which to time a decision, e.g. 1 or 1,2,4 (decisions)",
+    )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help="seconds a decision may take (advice's time_limit, as the widgets' hint uses)",
     )
     args = p.parse_args()
     if args.deals is None:

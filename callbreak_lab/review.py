@@ -443,7 +443,8 @@ def review_play(
     decision (the decision's layouts are seeded by ``seed`` and the card's index, so a review
     is reproducible). ``first``: the index of the first card judged (the cards before it are
     replayed and listed, not judged). ``time_limit``: seconds after which no further card is
-    judged (the review then covers the cards before, and says ``stopped_early``).
+    judged and the decision being judged then is cut short (its judgement covers the layouts
+    solved by then); the review covers the cards before and says ``stopped_early``.
     ``progress``: True for a tqdm bar, or a ``progress(done, total)``."""
     from callbreak_lab import solver
 
@@ -465,7 +466,8 @@ def review_play(
     out: list[CardJudgement] = []
     try:
         for i, card in enumerate(played):
-            if time_limit is not None and time.perf_counter() - t0 > time_limit:
+            left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+            if stopped or (left is not None and left <= 0):
                 stopped = True
                 break
             _check_card(pos, i, card)
@@ -475,7 +477,14 @@ def review_play(
             dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
             sd = None
             if not forced and mover in chosen and i >= first:
-                sd = single_dummy_values(pos, mover, c, n, seed * 1009 + i, beta=beta)
+                left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+                if left is not None and left <= 0:
+                    stopped = True
+                    break
+                sd = single_dummy_values(
+                    pos, mover, c, n, seed * 1009 + i, beta=beta, time_limit=left
+                )
+                stopped = sd.stopped_early
             out.append(CardJudgement(i, mover, card, dd, sd, forced))
             pos.play(card)
             if tick is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -74,6 +75,29 @@ def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
     short = review_play(board.deal, board.plays, "modern", board.calls, n=2, time_limit=1e-6)
     assert short.stopped_early and len(short.cards) < 52
     assert "time limit" in short.text()
+
+
+def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decision running when the time is up is cut short (it keeps the layouts solved by
+    then) and is the review's last card."""
+    import callbreak_lab.review as review
+
+    board = play_deal(Deal.random(9), "modern", [make_player("simple")] * 4)
+    real = review.single_dummy_values
+    limits: list[float | None] = []
+
+    def cut_third(*args: Any, **kw: Any) -> Any:
+        limits.append(kw.get("time_limit"))
+        if len(limits) == 3:  # the time runs out inside the third judged decision
+            kw["time_limit"] = 1e-9
+        return real(*args, **kw)
+
+    monkeypatch.setattr(review, "single_dummy_values", cut_third)
+    rv = review_play(board.deal, board.plays, "modern", board.calls, n=4, time_limit=600)
+    judged = [c for c in rv.cards if c.sd is not None]
+    assert rv.stopped_early and len(judged) == 3 and rv.cards[-1] is judged[-1]
+    assert judged[-1].sd is not None and judged[-1].sd.stopped_early
+    assert all(x is not None and 0 < x <= 600 for x in limits)  # each gets the time left
 
 
 @pytest.mark.slow

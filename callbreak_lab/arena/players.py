@@ -25,10 +25,11 @@ Built in, by name (``make_player``):
   double-dummy value over layouts consistent with the table (``pimc.search``);
 * ``strong``: calls like ``pimc``; plays the card with the best expected *score* (the preset's
   scoring of its call) over layouts drawn by the likelihood of the other seats' calls
-  (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget
-  (``strong:tricks`` plays for the mean value instead, ``strong:uniform`` draws the layouts
-  uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick:
-  the variants that measure each part);
+  (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget, from the
+  first trick with a budget and from the fourth without one (``strong:tricks`` plays for the
+  mean value instead, ``strong:uniform`` draws the layouts uniformly, ``strong:wide`` draws up
+  to 256, ``strong:early`` searches from the first trick even without a budget: the variants
+  that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling);
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
@@ -260,7 +261,12 @@ class StrongPlayer(PimcPlayer):
     """``strong``: the bid model's call; the cheap card while more than ``search_cards`` cards
     are in the hands, then the card with the best expected score over up to ``layouts`` layouts
     drawn by the likelihood of the calls (``arena.strong``), within ``budget_ms`` (a fifth kept
-    back). ``objective="tricks"`` plays for the mean value on the same layouts instead."""
+    back). ``objective="tricks"`` plays for the mean value on the same layouts instead.
+
+    ``search_cards`` None: the whole deal with a budget (each search stops in time; searching
+    the first three tricks too gains about +0.07 a board, benchmarks/RESULTS.md), 40 cards
+    without one (the first three tricks by the cheap card: 64 full-deal layouts take
+    seconds)."""
 
     name = "strong"
 
@@ -268,10 +274,12 @@ class StrongPlayer(PimcPlayer):
         self,
         layouts: int = 64,
         budget_ms: int | None = None,
-        search_cards: int = 40,
+        search_cards: int | None = None,
         objective: str = "score",
         beta: float | None = None,
     ) -> None:
+        if search_cards is None:
+            search_cards = 40 if budget_ms is None else 52
         super().__init__(layouts, budget_ms, search_cards)
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -382,7 +390,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         return StrongPlayer(
             layouts=256 if "wide" in flags else 64,
             budget_ms=budget_ms,
-            search_cards=52 if "early" in flags else 40,
+            search_cards=52 if "early" in flags else None,
             objective="tricks" if "tricks" in flags else "score",
             beta=0.0 if "uniform" in flags else None,
         )

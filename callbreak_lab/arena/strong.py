@@ -12,8 +12,9 @@ layouts dealt uniformly. Two things are wrong with that at a Call Break table:
   value, then to the lowest card. ``objective="tricks"`` is ``pimc``'s average value (on the
   weighted layouts), for comparison.
 
-The values come from ``pimc.layout_values`` within a time budget: as many layouts as fit,
-identical layouts (resampling repeats the likely ones) solved once.
+The values come from ``pimc.layout_values`` within a time budget: as many layouts as fit (a
+layout still being solved when the budget ends is stopped and left out), identical layouts
+(resampling repeats the likely ones) solved once.
 """
 
 from __future__ import annotations

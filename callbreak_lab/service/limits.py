@@ -58,10 +58,10 @@ class Settings:
     #: the longest search of one ``/play`` in ms, whatever its ``timeBudget`` (a budget of ten
     #: minutes must not hold a solver worker for ten minutes)
     bot_max_search_ms: int = 2000
-    #: the bot searches only positions with at most this many cards left in play: a full deal's
-    #: double-dummy solve ranges from milliseconds to tens of seconds (heavy tail), so the first
-    #: three tricks are played by the cheap rule (measured on this solver, see RESULTS.md)
-    bot_search_max_cards: int = 40
+    #: the bot searches only positions with at most this many cards left in play (52: every
+    #: position; each search stops within its budget, ``solver.time_limit``, so a full deal's
+    #: heavy-tailed solve cannot make it late)
+    bot_search_max_cards: int = 52
     #: largest Monte Carlo sample count of ``/v1/evaluate`` (422 above); the count that fits
     #: the time bound may be lower (``monte_carlo_cap``)
     max_monte_carlo: int = 500
