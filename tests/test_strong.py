@@ -103,6 +103,25 @@ def test_strong_plays_a_deal() -> None:
     assert player.name == "strong"
 
 
+def test_a_budgeted_strong_searches_the_first_trick_in_time() -> None:
+    """With a budget strong searches the opening lead too: 64 full-deal layouts do not fit in
+    300 ms, so the search stops at the budget with the layouts solved by then, decision after
+    decision (nothing learnt from a stopped search keeps the next one from searching)."""
+    from callbreak_lab.arena.referee import seat_view
+
+    player = make_player("strong", "online", 300)
+    player.prepare(PRESETS["online"])
+    for seed in range(3):
+        player.new_deal(seed)
+        pos = Position(Deal.random(100 + seed), "online")
+        view = seat_view(pos, 0, [3, 3, 3, 3], budget_ms=300)
+        card = player.play(view)
+        assert card in pos.legal_cards()
+        last = player.last  # type: ignore[attr-defined]
+        assert last["how"] == "search" and 1 <= last["distinct"] < 64
+        assert last["elapsed_ms"] < 300
+
+
 def test_strong_variants_by_name() -> None:
     """The variants that measure each part, and a clear error for an unknown one."""
     from callbreak_lab.arena.players import StrongPlayer

@@ -251,27 +251,25 @@ def layout_values(
     k: Knowledge,
     layouts: np.ndarray,
     budget: float | None,
-    estimate: float = 0.0,
 ) -> tuple[list[tuple[int, dict[int, int]]], float]:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
-    order, within ``budget`` seconds: no layout is started that is expected to end past it
-    (``estimate``: the expected time of one layout, from earlier decisions; then the slowest
-    one solved here), and a layout still being solved when the budget ends is stopped and left
-    out (``solver.time_limit``). Returns ``(row index, {card: value})`` per layout solved (a
-    layout the record cannot replay on is skipped) and the slowest layout's seconds."""
+    order, within ``budget`` seconds (None: every layout): the layout still being solved when
+    the budget ends is stopped and left out (``solver.time_limit``), so as many layouts as fit
+    are solved and the call never runs late. Returns ``(row index, {card: value})`` per layout
+    solved (a layout the record cannot replay on is skipped) and the slowest layout's seconds
+    (the stopped one included)."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
     deadline = None if budget is None else t0 + budget
     out: list[tuple[int, dict[int, int]]] = []
-    per_solve = estimate  # the prediction used to decide whether to start another layout
-    worst = 0.0  # the slowest layout actually solved here
+    worst = 0.0  # the slowest layout here
     with contextlib.ExitStack() as stack:
         if budget is not None:
             stack.enter_context(solver.time_limit(budget))
         for i, row in enumerate(layouts):
             now = time.perf_counter()
-            if deadline is not None and now + per_solve > deadline:
+            if deadline is not None and now >= deadline:
                 break
             deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
             try:
@@ -285,7 +283,6 @@ def layout_values(
                 break
             out.append((i, {int(c): int(v) for c, v in values.items()}))
             worst = max(worst, time.perf_counter() - now)
-            per_solve = worst
     return out, worst
 
 
@@ -293,7 +290,6 @@ def search(
     k: Knowledge,
     budget: float | None,
     seed: int,
-    estimate: float = 0.0,
     max_layouts: int = 200,
 ) -> dict[str, Any]:
     """The card with the best average double-dummy value for ``k.seat`` over sampled layouts
@@ -309,7 +305,7 @@ def search(
     except SolverInputError:  # no layout fits (a seat's answers contradict each other)
         layouts = np.zeros((0, 4), dtype=np.uint64)
     remaining = None if budget is None else budget - (time.perf_counter() - t0)
-    solved, worst = layout_values(k, layouts, remaining, estimate)
+    solved, worst = layout_values(k, layouts, remaining)
     totals: dict[int, float] = {}
     for _, values in solved:
         for c, v in values.items():
@@ -317,7 +313,7 @@ def search(
     elapsed = (time.perf_counter() - t0) * 1000
     if not solved:
         return {"card": None, "layouts": 0, "sampled": len(layouts), "averages": {},
-                "per_solve": max(worst, estimate), "elapsed_ms": elapsed}  # fmt: skip
+                "per_solve": worst, "elapsed_ms": elapsed}  # fmt: skip
     best = max(totals.values())
     choices = [c for c, v in totals.items() if v >= best - 1e-9]
     return {

@@ -205,7 +205,6 @@ class PimcPlayer:
         self.budget_ms = budget_ms
         self.search_cards = int(search_cards)
         self._seed = 0
-        self._per_solve: dict[int, float] = {}  # cards left -> slowest layout seen (budget)
         #: the last search's summary (layouts solved, averages), for inspection
         self.last: dict[str, Any] = {}
         self._warm = False
@@ -238,8 +237,6 @@ class PimcPlayer:
             spent = time.perf_counter() - t0
             budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
         out = self._search(view, k, budget, _mix(self._seed, len(k.record)))
-        if out["layouts"]:
-            self._per_solve[left] = float(out["per_solve"])
         self.last = {"how": "search", **out}
         found = out["card"]
         if found is not None and legal >> found & 1:
@@ -250,8 +247,7 @@ class PimcPlayer:
         self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
     ) -> dict[str, Any]:
         """The search's answer (``pimc.search``'s keys: card, layouts, per_solve, ...)."""
-        left = 52 - len(k.record)
-        return pimc.search(k, budget, seed, self._per_solve.get(left, 0.0), self.layouts)
+        return pimc.search(k, budget, seed, self.layouts)
 
 
 # --- strong ---------------------------------------------------------------------------------------
@@ -298,7 +294,6 @@ class StrongPlayer(PimcPlayer):
             view.tricks_won[view.seat],
             budget,
             seed,
-            estimate=self._per_solve.get(52 - len(k.record), 0.0),
             max_layouts=self.layouts,
             objective=self.objective,  # type: ignore[arg-type]
             beta=BETA if self.beta is None else self.beta,

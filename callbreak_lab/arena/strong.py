@@ -137,7 +137,6 @@ def choose_card(
     budget: float | None,
     seed: int,
     *,
-    estimate: float = 0.0,
     max_layouts: int = 64,
     objective: Objective = "score",
     beta: float = BETA,
@@ -154,12 +153,12 @@ def choose_card(
     drawn = draw_layouts(k, calls, max_layouts, seed, beta)
     distinct, counts, ess = drawn.rows, drawn.counts, drawn.ess
     remaining = None if budget is None else budget - (time.perf_counter() - t0)
-    solved, worst = layout_values(k, distinct, remaining, estimate)
+    solved, worst = layout_values(k, distinct, remaining)
     info: dict[str, Any] = {
         "layouts": int(sum(counts[i] for i, _ in solved)),
         "distinct": len(solved),
         "ess": ess,
-        "per_solve": max(worst, estimate) if not solved else worst,
+        "per_solve": worst,
     }
     if not solved:
         info.update(card=None, expected={}, elapsed_ms=(time.perf_counter() - t0) * 1000)

@@ -98,11 +98,9 @@ def register(app: FastAPI, svc: Service) -> None:
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         remaining = min(remaining, cfg.bot_max_search_ms / 1000)
         if how == "heuristic" and remaining > _MIN_SEARCH:
-            left = 52 - len(state.record)
             job = {
                 "state": state.to_job(),
                 "seed": _seed(cfg.seed, state.hand, state.record),
-                "estimate": svc.bot_timing.get(left, 0.0),
             }
             try:
                 result = await svc.pool.run(
@@ -117,10 +115,7 @@ def register(app: FastAPI, svc: Service) -> None:
                 )
             except (JobTimeout, JobError) as e:
                 how = f"heuristic ({type(e).__name__})"
-                if type(e) is JobTimeout:  # killed mid-solve: one layout takes at least this
-                    svc.bot_timing[left] = max(svc.bot_timing.get(left, 0.0), remaining)
             else:
-                svc.bot_timing[left] = float(result.get("per_solve", 0.0))
                 found = result.get("card")
                 if found is not None and legal >> found & 1:
                     card = int(found)

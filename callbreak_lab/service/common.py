@@ -142,8 +142,6 @@ class Service:
         self.settings = settings
         self.pool = WorkerPool(settings.workers)
         self.bidder = Bidder()
-        #: bot search: seconds one layout took (worst seen), by number of cards left in play
-        self.bot_timing: dict[int, float] = {}
 
     async def run(
         self,

@@ -148,20 +148,19 @@ def bot_play(
     state: dict[str, Any],
     budget: float,
     seed: int,
-    estimate: float = 0.0,
     max_layouts: int = 200,
 ) -> dict[str, Any]:
     """Choose our card within ``budget`` seconds under the online preset: with our call known,
     the ``strong`` player's (the best expected score over layouts drawn by the likelihood of
-    the calls, ``arena.strong``), else ``pimc.search``'s best average double-dummy value;
-    ``estimate`` is the expected time of one layout, from earlier requests."""
+    the calls, ``arena.strong``), else ``pimc.search``'s best average double-dummy value. The
+    search stops at the budget (``pimc.layout_values``)."""
     from callbreak_lab.arena import pimc, strong
 
     k = pimc.Knowledge.from_job(state, _BOT_RULES)
     calls = state.get("calls") or [None] * 4
     if calls[k.seat] is None:
-        return pimc.search(k, budget, seed, estimate, max_layouts)
+        return pimc.search(k, budget, seed, max_layouts)
     won = int((state.get("won") or [0, 0, 0, 0])[k.seat])
     return strong.choose_card(
-        k, calls, won, budget, seed, estimate=estimate, max_layouts=max_layouts
+        k, calls, won, budget, seed, max_layouts=max_layouts
     )
