@@ -161,6 +161,4 @@ def bot_play(
     if calls[k.seat] is None:
         return pimc.search(k, budget, seed, max_layouts)
     won = int((state.get("won") or [0, 0, 0, 0])[k.seat])
-    return strong.choose_card(
-        k, calls, won, budget, seed, max_layouts=max_layouts
-    )
+    return strong.choose_card(k, calls, won, budget, seed, max_layouts=max_layouts)
