@@ -366,8 +366,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
 
 def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | None = None) -> Player:
     """A player from its name: a built-in (``BUILTINS``) or ``http:URL`` (a Bhoos protocol bot,
-    ``online`` rules only). ``budget_ms`` is the time a decision may take: ``pimc`` stops its
-    search in time, a protocol bot receives it as ``timeBudget``."""
+    ``online`` rules only). ``budget_ms`` is the time a decision may take: ``pimc`` and
+    ``strong`` stop their searches in time, a protocol bot receives it as ``timeBudget``."""
     if not isinstance(spec, str) or not spec.strip():
         raise UsageError(f"a player is a built-in name or http:URL, got {spec!r}")
     name = spec.strip()

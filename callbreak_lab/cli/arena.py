@@ -34,8 +34,9 @@ def add_arena(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
         type=int,
         default=None,
         metavar="MS",
-        help="milliseconds per decision: a later answer is a fault; pimc searches within it, a "
-        "protocol bot gets it as timeBudget (default: no limit; 1000 ms for protocol bots)",
+        help="milliseconds per decision: a later answer is a fault; pimc and strong stop their "
+        "searches within it (strong then searches from the first trick), a protocol bot gets "
+        "it as timeBudget (default: no limit; 1000 ms for protocol bots)",
     )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://h:8786")
