@@ -4,11 +4,12 @@
     .venv/bin/python benchmarks/strong.py calibration [--deals 200] [--players strong]
         [--rules online] [--jobs 2]
 
-``timing`` plays ``--deals`` seeded tournament deals with ``strong`` at seat 0 (a ``--budget``
-ms clock a decision, one search thread: ``CALLBREAK_LAB_SOLVER_THREADS=1``, one core) against
-three ``pimc`` and reports, by trick number, its decisions, how many searched (the others are
-forced cards or the cheap card of the first three tricks), the time a decision took (median,
-p99, max) and the layouts a search solved (median, min) and how many of them were distinct.
+``timing`` plays ``--deals`` seeded tournament deals with ``--players`` (one player, ``strong``
+by default) at seat 0 (a ``--budget`` ms clock a decision, one search thread:
+``CALLBREAK_LAB_SOLVER_THREADS=1``, one core) against three ``pimc`` and reports, by trick
+number, its decisions, how many searched (the others are forced cards or, without a budget, the
+cheap card of the first three tricks), the time a decision took (median, p99, max) and the
+layouts a search solved (median, min) and how many of them were distinct.
 
 ``calibration`` plays ``--deals`` seeded deals with four ``--players`` (each deal once: four
 copies of one player need no rotation) and compares, seat by seat, what the bid model forecast
@@ -80,7 +81,7 @@ class Recorder:
 
 def timing(args: argparse.Namespace) -> None:
     rules = Ruleset.preset(args.rules)
-    rec = Recorder(make_player("strong", rules, args.budget))
+    rec = Recorder(make_player(args.players, rules, args.budget))
     others = [make_player("pimc", rules, args.budget) for _ in range(3)]
     faults = 0
     t0 = time.perf_counter()

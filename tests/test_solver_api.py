@@ -185,6 +185,48 @@ def test_card_values_against_child_solves(seed: int, preset: str) -> None:
         solver.card_values(p, 0, at_least=3, at_most=2)
 
 
+@pytest.mark.parametrize("preset", ["modern", "strict", "online", "home"])
+def test_card_values_within_clip_the_minimax_values(preset: str) -> None:
+    """Each card's value clipped to the window, for every seat and every window, equals the
+    plain minimax's child value clipped the same way."""
+    for seed in range(6):
+        p = late_position(seed, preset, 12 + seed % 4)  # 3 tricks left, at or inside a trick
+        hands, trick, leader, mb, vr = as_brute(p)
+        for seat in range(4):
+            exact = {
+                int(c): brute.child_value(hands, trick, leader, seat, mb, vr, int(c))
+                for c in p.legal_cards()
+            }
+            for lo, hi in ((0, 0), (0, 1), (1, 2), (1, 3), (2, 3), (0, 13), (3, 5)):
+                got = solver.card_values_within(p, seat, lo=lo, hi=hi)
+                assert {int(c): v for c, v in got.items()} == {
+                    c: max(lo, min(hi, v)) for c, v in exact.items()
+                }
+
+
+def test_card_values_within_on_a_full_deal() -> None:
+    """At the opening lead the window answers as the exact values clipped, for a window at the
+    seat's value and one below it."""
+    p = Position(Deal.random(7), "online")
+    exact = solver.card_values(p, 0)
+    top = max(exact.values())
+    for lo, hi in ((top - 1, top + 1), (max(0, top - 3), top - 2)):
+        got = solver.card_values_within(p, 0, lo=lo, hi=hi)
+        assert got == {c: max(lo, min(hi, v)) for c, v in exact.items()}
+
+
+def test_card_values_within_refuses_a_bad_window() -> None:
+    p = late_position(1, "modern", 26)
+    with pytest.raises(SolverInputError, match="lo <= hi"):
+        solver.card_values_within(p, 0, lo=3, hi=2)
+    with pytest.raises(SolverInputError, match="lo <= hi"):
+        solver.card_values_within(p, 0, lo=-1, hi=2)
+    with pytest.raises(SolverInputError, match="hi must be an int"):
+        solver.card_values_within(p, 0, lo=0, hi=2.5)  # type: ignore[arg-type]
+    with pytest.raises(SeatError):
+        solver.card_values_within(p, 4, lo=0, hi=2)
+
+
 def test_card_values_rejects_a_lower_bound_above_the_tricks_left() -> None:
     p = late_position(4, "modern", 12)  # 3 tricks left: no value can exceed 3
     assert p.trick == () and len(p.hand(p.to_move)) == 3

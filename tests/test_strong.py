@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab.arena import make_player, run
-from callbreak_lab.arena.pimc import Knowledge
+from callbreak_lab.arena.pimc import Knowledge, layout_values
 from callbreak_lab.arena.sampling import weighted_layouts
 from callbreak_lab.arena.strong import best_card, expected_scores
 from callbreak_lab.cards import Card, Deal, Hand
@@ -142,3 +142,34 @@ def test_strong_variants_by_name() -> None:
     assert isinstance(both, StrongPlayer) and both.objective == "tricks" and both.beta == 0.0
     with pytest.raises(UsageError, match="unknown variant 'fast'"):
         make_player("strong:fast")
+    exact = make_player("strong:exact", "online", 500)
+    assert isinstance(exact, StrongPlayer) and (exact.window_above, base.window_above) == (52, 40)
+
+
+def test_strong_places_values_against_the_call_early_and_finds_them_later() -> None:
+    """Before its call is made, in the first three tricks, strong asks of each card only
+    whether it reaches the call and one trick more: the expected scores are those of the exact
+    values clipped to that window, on the same layouts. Later, or once the call is made, it
+    finds the exact values."""
+    from callbreak_lab.arena import strong
+
+    rules = PRESETS["online"]
+    deal = Deal.random(11)
+    k = Knowledge.from_history(rules, 0, deal.hands[0].mask, [])
+    calls = [3, 2, 3, 4]
+    early = strong.choose_card(k, calls, 0, None, 5, max_layouts=4)
+    exact = strong.choose_card(k, calls, 0, None, 5, max_layouts=4, window_above=52)
+    assert early["window"] == (2, 4) and exact["window"] is None
+    assert early["distinct"] == exact["distinct"] >= 1
+    # the same as the exact values clipped to the window, layout by layout
+    drawn = strong.draw_layouts(k, calls, 4, 5)
+    solved, _ = layout_values(k, drawn.rows, None)
+    clipped = [{c: max(2, min(4, v)) for c, v in values.items()} for _, values in solved]
+    weights = [float(drawn.counts[i]) for i, _ in solved]
+    want = expected_scores(clipped, weights, rules, 3, 0)
+    assert early["expected"] == {str(Card(c)): v for c, v in want.items()}
+    # and it loses only the tenths of overtricks beyond the first
+    for card, (score, _mean) in exact["expected"].items():
+        assert score - 0.9 - 1e-9 <= early["expected"][card][0] <= score + 1e-9
+    made = strong.choose_card(k, calls, 3, None, 5, max_layouts=4)  # call already made
+    assert made["window"] is None

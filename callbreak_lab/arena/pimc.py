@@ -251,9 +251,11 @@ def layout_values(
     k: Knowledge,
     layouts: np.ndarray,
     budget: float | None,
+    window: tuple[int, int] | None = None,
 ) -> tuple[list[tuple[int, dict[int, int]]], float]:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
-    order, within ``budget`` seconds (None: every layout): the layout still being solved when
+    order (``window`` (lo, hi): ``solver.card_values_within``, the values clipped to it),
+    within ``budget`` seconds (None: every layout): the layout still being solved when
     the budget ends is stopped and left out (``solver.time_limit``), so as many layouts as fit
     are solved and the call never runs late. Returns ``(row index, {card: value})`` per layout
     solved (a layout the record cannot replay on is skipped) and the slowest layout's seconds
@@ -277,7 +279,10 @@ def layout_values(
             except IllegalPlayError:
                 continue
             try:
-                values = solver.card_values(pos, k.seat, k.rules)
+                if window is None:
+                    values = solver.card_values(pos, k.seat, k.rules)
+                else:
+                    values = solver.card_values_within(pos, k.seat, k.rules, *window)
             except solver.SearchTimeout:  # the budget ended during this layout
                 worst = max(worst, time.perf_counter() - now)
                 break

@@ -28,8 +28,9 @@ Built in, by name (``make_player``):
   (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget, from the
   first trick with a budget and from the fourth without one (``strong:tricks`` plays for the
   mean value instead, ``strong:uniform`` draws the layouts uniformly, ``strong:wide`` draws up
-  to 256, ``strong:early`` searches from the first trick even without a budget: the variants
-  that measure each part);
+  to 256, ``strong:early`` searches from the first trick even without a budget,
+  ``strong:exact`` finds every card's exact value in the first three tricks too rather than
+  placing it against the call: the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling);
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
@@ -258,6 +259,8 @@ class StrongPlayer(PimcPlayer):
     are in the hands, then the card with the best expected score over up to ``layouts`` layouts
     drawn by the likelihood of the calls (``arena.strong``), within ``budget_ms`` (a fifth kept
     back). ``objective="tricks"`` plays for the mean value on the same layouts instead.
+    ``window_above``: the cards in the hands above which the values are placed against the call
+    only (``strong.WINDOW_ABOVE``; 52: exact values throughout).
 
     ``search_cards`` None: the whole deal with a budget (each search stops in time; searching
     the first three tricks too gains about +0.07 a board, benchmarks/RESULTS.md), 40 cards
@@ -273,7 +276,10 @@ class StrongPlayer(PimcPlayer):
         search_cards: int | None = None,
         objective: str = "score",
         beta: float | None = None,
+        window_above: int | None = None,
     ) -> None:
+        from callbreak_lab.arena.strong import WINDOW_ABOVE
+
         if search_cards is None:
             search_cards = 40 if budget_ms is None else 52
         super().__init__(layouts, budget_ms, search_cards)
@@ -281,6 +287,7 @@ class StrongPlayer(PimcPlayer):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
         self.objective = objective
         self.beta = beta
+        self.window_above = WINDOW_ABOVE if window_above is None else int(window_above)
 
     def _search(
         self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
@@ -297,6 +304,7 @@ class StrongPlayer(PimcPlayer):
             max_layouts=self.layouts,
             objective=self.objective,  # type: ignore[arg-type]
             beta=BETA if self.beta is None else self.beta,
+            window_above=self.window_above,
         )
 
 
@@ -375,19 +383,19 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         from callbreak_lab.arena.protocol import HttpPlayer
 
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
-    if name.startswith("strong:"):  # variants for comparisons: tricks, uniform, wide
+    if name.startswith("strong:"):  # variants for comparisons (see the module docstring)
         flags = name.split(":")[1:]
-        unknown = [f for f in flags if f not in ("tricks", "uniform", "wide", "early")]
+        known = ("tricks", "uniform", "wide", "early", "exact")
+        unknown = [f for f in flags if f not in known]
         if unknown:
-            raise UsageError(
-                f"strong: unknown variant {unknown[0]!r} (tricks, uniform, wide, early)"
-            )
+            raise UsageError(f"strong: unknown variant {unknown[0]!r} ({', '.join(known)})")
         return StrongPlayer(
             layouts=256 if "wide" in flags else 64,
             budget_ms=budget_ms,
             search_cards=52 if "early" in flags else None,
             objective="tricks" if "tricks" in flags else "score",
             beta=0.0 if "uniform" in flags else None,
+            window_above=52 if "exact" in flags else None,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

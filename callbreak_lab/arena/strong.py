@@ -14,7 +14,11 @@ layouts dealt uniformly. Two things are wrong with that at a Call Break table:
 
 The values come from ``pimc.layout_values`` within a time budget: as many layouts as fit (a
 layout still being solved when the budget ends is stopped and left out), identical layouts
-(resampling repeats the likely ones) solved once.
+(resampling repeats the likely ones) solved once. While more than ``WINDOW_ABOVE`` cards are in
+the hands and the call is still to make, each card's value is only placed against the call
+(``solver.card_values_within``: short of it, exactly it, or at least one trick over), which is
+all the score needs but the tenths of further overtricks, and takes far less time on a full
+deal than the exact values, so more layouts fit the budget (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -42,6 +46,10 @@ __all__ = [
 ]
 
 Objective = Literal["score", "tricks"]
+
+#: cards in the hands above which a seat that has not made its call yet places each card's
+#: value against its call instead of finding it (the first three tricks)
+WINDOW_ABOVE = 40
 
 #: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
 #: fit them far better than the rest), and more candidates keep more distinct layouts
@@ -140,33 +148,41 @@ def choose_card(
     max_layouts: int = 64,
     objective: Objective = "score",
     beta: float = BETA,
+    window_above: int = WINDOW_ABOVE,
 ) -> dict[str, Any]:
     """The card for ``k.seat`` (see the module docstring) after ``calls`` (of seats 0..3, None
     where not known; without the seat's own, it plays for the mean value) with ``won`` tricks
-    won so far, within ``budget`` seconds (None: every one of ``max_layouts``
-    layouts). Returns ``card`` (None when no layout was solved), ``layouts`` solved,
-    ``distinct`` layouts among them, ``ess`` (the call weights' effective sample size),
+    won so far, within ``budget`` seconds (None: every one of ``max_layouts`` layouts); above
+    ``window_above`` cards in the hands the values are placed against the call only (see the
+    module docstring; 52: never). Returns ``card`` (None when no layout was solved),
+    ``layouts`` solved, ``distinct`` layouts among them, ``window`` (the values' window, None
+    when exact), ``ess`` (the call weights' effective sample size),
     ``expected`` {card text: (expected score, mean value)}, ``per_solve`` and ``elapsed_ms``."""
     if objective not in ("score", "tricks"):
         raise UsageError(f"objective must be 'score' or 'tricks', got {objective!r}")
     t0 = time.perf_counter()
     drawn = draw_layouts(k, calls, max_layouts, seed, beta)
     distinct, counts, ess = drawn.rows, drawn.counts, drawn.ess
+    own = calls[k.seat] if k.seat < len(calls) else None
+    if own is None:
+        objective = "tricks"
+    call = 0 if own is None else int(own)
+    need = call - won
+    window = None
+    if objective == "score" and need >= 1 and 52 - len(k.record) > window_above:
+        window = (need - 1, need + 1)
     remaining = None if budget is None else budget - (time.perf_counter() - t0)
-    solved, worst = layout_values(k, distinct, remaining)
+    solved, worst = layout_values(k, distinct, remaining, window)
     info: dict[str, Any] = {
         "layouts": int(sum(counts[i] for i, _ in solved)),
         "distinct": len(solved),
         "ess": ess,
         "per_solve": worst,
+        "window": window,
     }
     if not solved:
         info.update(card=None, expected={}, elapsed_ms=(time.perf_counter() - t0) * 1000)
         return info
-    own = calls[k.seat] if k.seat < len(calls) else None
-    if own is None:
-        objective = "tricks"
-    call = 0 if own is None else int(own)
     table = expected_scores(
         [v for _, v in solved], [float(counts[i]) for i, _ in solved], k.rules, call, won
     )

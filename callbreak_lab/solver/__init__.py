@@ -1,7 +1,8 @@
 """Exact double-dummy solver for Call Break (numba kernels behind a small facade).
 
-``solve``, ``dd_table``, ``card_values`` and ``playout`` work on one position (a ``Position`` at
-any point of a deal, or a ``Deal`` from its start); ``solve_many``, ``dd_tables`` and
+``solve``, ``dd_table``, ``card_values`` (``card_values_within``: clipped to a window) and
+``playout`` work on one position (a ``Position`` at any point of a deal, or a ``Deal`` from its
+start); ``solve_many``, ``dd_tables`` and
 ``playouts`` batch them over many deals in parallel (joblib), results in input order;
 ``tables_and_playouts`` computes both for each deal at little more than the cost of the table;
 ``values_and_playouts`` one seat's value and the play-out (single-dummy Monte Carlo's need);
@@ -20,6 +21,7 @@ from .api import (
     SOLVER_VERSION,
     PlayoutResult,
     card_values,
+    card_values_within,
     dd_table,
     default_threads,
     playout,
@@ -34,6 +36,7 @@ __all__ = [
     "PlayoutResult",
     "SearchTimeout",
     "card_values",
+    "card_values_within",
     "dd_table",
     "dd_tables",
     "default_threads",

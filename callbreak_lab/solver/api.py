@@ -342,6 +342,57 @@ def values_of(
     return {c: memo[rc] for c, rc in reps.items()}
 
 
+def values_within(
+    root: Root, seat: int, lo: int, hi: int, eng: Engine | None = None
+) -> dict[int, int]:
+    """Value for ``seat`` after each legal card of the mover, clipped to ``lo``..``hi``
+    (``max(lo, min(hi, value))``), by null-window probes upwards from ``lo``: at most
+    ``hi - lo`` a run of equivalent cards, each one search's proof at a single count. A seat
+    paid by whether it reaches a count needs nothing more, and a proof at a count away from
+    the value is often far cheaper than finding the value (the value itself is proved from
+    both sides)."""
+    eng = eng or engine()
+    legal = legal_mask(root)
+    reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
+    memo: dict[int, int] = {}
+    for c in sorted(set(reps.values())):
+        nxt, w = child(root, c)
+        bonus = 1 if w == seat else 0
+        v = lo
+        for t in range(lo + 1, hi + 1):
+            need = t - bonus
+            if need > nxt.left:
+                break
+            if need > 0 and not eng.at_least(nxt, seat, need):
+                break
+            v = t
+        memo[c] = max(lo, min(hi, v))
+    return {c: memo[rc] for c, rc in reps.items()}
+
+
+def card_values_within(
+    position: Position | Deal | str,
+    seat: int,
+    rules: Ruleset | str | None = None,
+    lo: int = 0,
+    hi: int = 13,
+) -> dict[Card, int]:
+    """For every legal card of the player to move: ``seat``'s value after it (as
+    ``card_values``) clipped to ``lo``..``hi``; a value at or below ``lo`` shows as ``lo``, one
+    at or above ``hi`` as ``hi``. Cheaper than ``card_values`` when the window is narrow:
+    ``arena.strong`` asks whether each card still reaches the seat's call and one trick more."""
+    seat = check_seat(seat)
+    root = make_root(position, rules)
+    for name, bound in (("lo", lo), ("hi", hi)):
+        if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
+            raise SolverInputError(f"{name} must be an int, got {bound!r}")
+    if not 0 <= int(lo) <= int(hi):
+        raise SolverInputError(f"the window needs 0 <= lo <= hi, got lo={lo}, hi={hi}")
+    eng = engine()
+    eng.new_generation()
+    return {Card(c): v for c, v in values_within(root, seat, int(lo), int(hi), eng).items()}
+
+
 def card_values(
     position: Position | Deal | str,
     seat: int,
