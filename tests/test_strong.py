@@ -173,3 +173,13 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
         assert score - 0.9 - 1e-9 <= early["expected"][card][0] <= score + 1e-9
     made = strong.choose_card(k, calls, 3, None, 5, max_layouts=4)  # call already made
     assert made["window"] is None
+    pos = Position(deal, rules)  # after three tricks: exact values again
+    history = []
+    for _ in range(12):
+        card = min(pos.legal_cards())
+        history.append((pos.to_move, int(card)))
+        pos.play(card)
+    seat = pos.to_move
+    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history)
+    won = pos.tricks_won[seat]  # calls of 6: still to make after three tricks
+    assert strong.choose_card(later, [6, 6, 6, 6], won, None, 5, max_layouts=4)["window"] is None

@@ -157,7 +157,8 @@ def choose_card(
     module docstring; 52: never). Returns ``card`` (None when no layout was solved),
     ``layouts`` solved, ``distinct`` layouts among them, ``window`` (the values' window, None
     when exact), ``ess`` (the call weights' effective sample size),
-    ``expected`` {card text: (expected score, mean value)}, ``per_solve`` and ``elapsed_ms``."""
+    ``expected`` {card text: (expected score, mean value; the mean of the clipped values under
+    a window)}, ``per_solve`` and ``elapsed_ms``."""
     if objective not in ("score", "tricks"):
         raise UsageError(f"objective must be 'score' or 'tricks', got {objective!r}")
     t0 = time.perf_counter()

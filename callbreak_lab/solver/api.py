@@ -342,6 +342,12 @@ def values_of(
     return {c: memo[rc] for c, rc in reps.items()}
 
 
+def _check_int(name: str, bound: object) -> None:
+    """A bound given by the caller is a whole number (not a bool, a float or text)."""
+    if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
+        raise SolverInputError(f"{name} must be an int, got {bound!r}")
+
+
 def values_within(
     root: Root, seat: int, lo: int, hi: int, eng: Engine | None = None
 ) -> dict[int, int]:
@@ -366,7 +372,7 @@ def values_within(
             if need > 0 and not eng.at_least(nxt, seat, need):
                 break
             v = t
-        memo[c] = max(lo, min(hi, v))
+        memo[c] = v
     return {c: memo[rc] for c, rc in reps.items()}
 
 
@@ -383,9 +389,8 @@ def card_values_within(
     ``arena.strong`` asks whether each card still reaches the seat's call and one trick more."""
     seat = check_seat(seat)
     root = make_root(position, rules)
-    for name, bound in (("lo", lo), ("hi", hi)):
-        if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
-            raise SolverInputError(f"{name} must be an int, got {bound!r}")
+    _check_int("lo", lo)
+    _check_int("hi", hi)
     if not 0 <= int(lo) <= int(hi):
         raise SolverInputError(f"the window needs 0 <= lo <= hi, got lo={lo}, hi={hi}")
     eng = engine()
@@ -408,11 +413,9 @@ def card_values(
     both hold); wrong ones give wrong answers."""
     seat = check_seat(seat)
     root = make_root(position, rules)
-    for name, bound in (("at_least", at_least), ("at_most", at_most)):
-        if bound is None and name == "at_most":
-            continue
-        if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
-            raise SolverInputError(f"{name} must be an int, got {bound!r}")
+    _check_int("at_least", at_least)
+    if at_most is not None:
+        _check_int("at_most", at_most)
     if at_most is not None and int(at_most) < int(at_least):
         raise SolverInputError(f"at_most ({at_most}) is below at_least ({at_least})")
     if int(at_least) > root.left:  # no value can reach it: a wrong bound, not a clamp
