@@ -34,3 +34,28 @@ def test_pimc_plays_every_preset(preset: str) -> None:
     report = arena.run(["pimc", "random", "random", "random"], preset, 2, seed=1, progress=False)
     assert report.player("pimc").faults == 0
     assert report.margin("pimc", "random").margin > 0
+
+
+@pytest.mark.slow
+def test_cheater_with_the_model_calls_differs_from_model_only_in_play() -> None:
+    report = arena.run(
+        ["cheater:model", "model", "model", "model"], "online", 3, seed=2, progress=False
+    )
+    cheat, field = report.player("cheater:model"), report.player("model")
+    assert cheat.mean_call == field.mean_call  # duplicate boards: every hand called once by each
+    assert cheat.mean_tricks > field.mean_tricks
+    assert report.margin("cheater:model", "model").margin > 0
+    assert cheat.faults == 0
+
+
+def test_cheater_variants_by_name() -> None:
+    from callbreak_lab.arena.players import CheaterPlayer, make_player
+    from callbreak_lab.errors import UsageError
+
+    variants = ("floor", "playout", "model")
+    made = [make_player(f"cheater:{c}") for c in variants]
+    assert [p.calls for p in made] == list(variants)  # type: ignore[attr-defined]
+    with pytest.raises(UsageError, match="unknown variant"):
+        make_player("cheater:psychic")
+    with pytest.raises(UsageError, match="call is"):
+        CheaterPlayer(call="psychic")

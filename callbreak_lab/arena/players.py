@@ -30,9 +30,12 @@ Built in, by name (``make_player``):
   mean value instead, ``strong:uniform`` draws the layouts uniformly, ``strong:wide`` draws up
   to 256, ``strong:early`` searches from the first trick even without a budget,
   ``strong:exact`` finds every card's exact value in the first three tricks too rather than
-  placing it against the call: the variants that measure each part);
+  placing it against the call, ``strong:cap`` stops any one layout at an eighth of the budget: the
+  variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
-  plays the card that keeps that value highest (the ceiling);
+  plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
+  the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
+  differs (the ceiling on what play alone can gain);
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
 """
 
@@ -260,7 +263,8 @@ class StrongPlayer(PimcPlayer):
     drawn by the likelihood of the calls (``arena.strong``), within ``budget_ms`` (a fifth kept
     back). ``objective="tricks"`` plays for the mean value on the same layouts instead.
     ``window_above``: the cards in the hands above which the values are placed against the call
-    only (``strong.WINDOW_ABOVE``; 52: exact values throughout).
+    only (``strong.WINDOW_ABOVE``; 52: exact values throughout). ``cap_layouts``: one layout
+    may take ``strong.LAYOUT_SHARE`` of the budget at most (default: all of it).
 
     ``search_cards`` None: the whole deal with a budget (each search stops in time; searching
     the first three tricks too gains about +0.07 a board, benchmarks/RESULTS.md), 40 cards
@@ -277,8 +281,9 @@ class StrongPlayer(PimcPlayer):
         objective: str = "score",
         beta: float | None = None,
         window_above: int | None = None,
+        cap_layouts: bool = False,
     ) -> None:
-        from callbreak_lab.arena.strong import WINDOW_ABOVE
+        from callbreak_lab.arena.strong import LAYOUT_SHARE, WINDOW_ABOVE
 
         if search_cards is None:
             search_cards = 40 if budget_ms is None else 52
@@ -288,6 +293,7 @@ class StrongPlayer(PimcPlayer):
         self.objective = objective
         self.beta = beta
         self.window_above = WINDOW_ABOVE if window_above is None else int(window_above)
+        self.layout_share = LAYOUT_SHARE if cap_layouts else None
 
     def _search(
         self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
@@ -305,6 +311,7 @@ class StrongPlayer(PimcPlayer):
             objective=self.objective,  # type: ignore[arg-type]
             beta=BETA if self.beta is None else self.beta,
             window_above=self.window_above,
+            layout_share=self.layout_share,
         )
 
 
@@ -315,8 +322,9 @@ class CheaterPlayer:
     """``cheater``: given the deal by the referee (``reveal``). Plays the legal card that keeps
     its double-dummy value highest, ties to the lowest card (the play-out's rule), and calls
     (``call``) the tricks it can guarantee whatever the others do, its double-dummy value
-    (``"floor"``, the default), or its tricks in the self-interested play-out (``"playout"``),
-    clamped to the call range. The floor is the default because the others do not play the
+    (``"floor"``, the default), its tricks in the self-interested play-out (``"playout"``),
+    clamped to the call range, or the bid model's call from its hand alone (``"model"``, as
+    ``pimc`` and ``strong`` call). The floor is the default because the others do not play the
     play-out: against ``simple`` players the play-out call is missed about one deal in five
     and scores less than ``simple`` (benchmarks/RESULTS.md, the arena)."""
 
@@ -324,10 +332,14 @@ class CheaterPlayer:
     sees_deal = True
 
     def __init__(self, call: str = "floor") -> None:
-        if call not in ("floor", "playout"):
-            raise UsageError(f"cheater: call is 'floor' or 'playout', got {call!r}")
+        if call not in ("floor", "playout", "model"):
+            raise UsageError(f"cheater: call is 'floor', 'playout' or 'model', got {call!r}")
         self.calls = call
         self._deal: Deal | None = None
+
+    def prepare(self, rules: Ruleset) -> None:
+        if self.calls == "model":
+            prepare_model(rules)
 
     def reveal(self, deal: Deal) -> None:
         self._deal = deal
@@ -341,6 +353,8 @@ class CheaterPlayer:
         from callbreak_lab import solver
 
         deal = self._the_deal()
+        if self.calls == "model":
+            return model_call(view)
         if self.calls == "floor":
             tricks = solver.solve(deal, view.seat, view.rules)
         else:
@@ -383,9 +397,14 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         from callbreak_lab.arena.protocol import HttpPlayer
 
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
+    if name.startswith("cheater:"):
+        how = name.split(":", 1)[1]
+        if how not in ("floor", "playout", "model"):
+            raise UsageError(f"cheater: unknown variant {how!r} (floor, playout, model)")
+        return CheaterPlayer(call=how)
     if name.startswith("strong:"):  # variants for comparisons (see the module docstring)
         flags = name.split(":")[1:]
-        known = ("tricks", "uniform", "wide", "early", "exact")
+        known = ("tricks", "uniform", "wide", "early", "exact", "cap")
         unknown = [f for f in flags if f not in known]
         if unknown:
             raise UsageError(f"strong: unknown variant {unknown[0]!r} ({', '.join(known)})")
@@ -396,6 +415,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             objective="tricks" if "tricks" in flags else "score",
             beta=0.0 if "uniform" in flags else None,
             window_above=52 if "exact" in flags else None,
+            cap_layouts="cap" in flags,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

@@ -51,6 +51,12 @@ Objective = Literal["score", "tricks"]
 #: value against its call instead of finding it (the first three tricks)
 WINDOW_ABOVE = 40
 
+#: the share of a decision's budget one layout may take before it is left for the next under
+#: ``strong:cap``: a full deal's solve time has a heavy tail, and one slow layout can take the
+#: whole budget; but the slow layouts are those where the cards' outcomes are close, so
+#: leaving them out biases the choice
+LAYOUT_SHARE = 0.125
+
 #: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
 #: fit them far better than the rest), and more candidates keep more distinct layouts
 OVERSAMPLE = 8
@@ -149,12 +155,14 @@ def choose_card(
     objective: Objective = "score",
     beta: float = BETA,
     window_above: int = WINDOW_ABOVE,
+    layout_share: float | None = None,
 ) -> dict[str, Any]:
     """The card for ``k.seat`` (see the module docstring) after ``calls`` (of seats 0..3, None
     where not known; without the seat's own, it plays for the mean value) with ``won`` tricks
     won so far, within ``budget`` seconds (None: every one of ``max_layouts`` layouts); above
     ``window_above`` cards in the hands the values are placed against the call only (see the
-    module docstring; 52: never). Returns ``card`` (None when no layout was solved),
+    module docstring; 52: never); one layout may take ``layout_share`` of the budget at most
+    (None: all of it). Returns ``card`` (None when no layout was solved),
     ``layouts`` solved, ``distinct`` layouts among them, ``window`` (the values' window, None
     when exact), ``ess`` (the call weights' effective sample size),
     ``expected`` {card text: (expected score, mean value; the mean of the clipped values under
@@ -173,7 +181,8 @@ def choose_card(
     if objective == "score" and need >= 1 and 52 - len(k.record) > window_above:
         window = (need - 1, need + 1)
     remaining = None if budget is None else budget - (time.perf_counter() - t0)
-    solved, worst = layout_values(k, distinct, remaining, window)
+    per_layout = None if budget is None or layout_share is None else layout_share * budget
+    solved, worst = layout_values(k, distinct, remaining, window, per_layout)
     info: dict[str, Any] = {
         "layouts": int(sum(counts[i] for i, _ in solved)),
         "distinct": len(solved),
