@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from callbreak_lab.arena import make_player, run
 from callbreak_lab.arena.pimc import Knowledge, layout_values
 from callbreak_lab.arena.sampling import weighted_layouts
-from callbreak_lab.arena.strong import best_card, expected_scores
+from callbreak_lab.arena.strong import best_card, choose_card, expected_scores
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
@@ -183,3 +183,29 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history)
     won = pos.tricks_won[seat]  # calls of 6: still to make after three tricks
     assert strong.choose_card(later, [6, 6, 6, 6], won, None, 5, max_layouts=4)["window"] is None
+
+
+@pytest.mark.parametrize(
+    ("name", "calls", "right", "dd_card"),
+    [("SAFETY", [2, 2, 2, 4], "AC", "2S"), ("LONG_SHOT", [4, 2, 2, 2], "3S", None)],
+)
+def test_strong_finds_the_table_s_card_on_hand_made_positions(
+    name: str, calls: list[int], right: str, dd_card: str | None
+) -> None:
+    """The single-dummy tests' hand-made positions (tests/test_advice.py): the seat to move
+    needs a trick (SAFETY: the A♣ is the sure one, double-dummy leads a spade for an
+    overtrick) or two (LONG_SHOT: the 3♠ is the best chance, double-dummy keeps a trick with
+    the K♥). ``strong`` plays for its score and finds the table's card; in SAFETY the mean
+    value alone would play the spade (the overtrick) instead."""
+    from tests.test_advice import LONG_SHOT, SAFETY
+
+    pos = {"SAFETY": SAFETY, "LONG_SHOT": LONG_SHOT}[name]
+    seat = pos.to_move
+    k = Knowledge.from_history(pos.rules, seat, pos.hand_masks()[seat], pos.history)
+    won = pos.tricks_won[seat]
+    score = choose_card(k, calls, won, None, seed=5, beta=0.0)
+    assert Card(score["card"]) == Card.parse(right)
+    if dd_card is not None:
+        tricks = choose_card(k, calls, won, None, seed=5, beta=0.0, objective="tricks")
+        assert Card(tricks["card"]) != Card.parse(right)
+        assert tricks["expected"][dd_card][1] > tricks["expected"][right][1]
