@@ -19,8 +19,9 @@ def add_arena(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
         "--players (each holds every hand once), in matches of five deals, and report per "
         "player the mean score per board, calls, tricks, make rate, faults and decision times, "
         "and each player's margin over the others with standard errors clustered by deal. A "
-        "player is a built-in (random, simple, honours, model, pimc, strong, cheater), "
-        "http:HOST:PORT "
+        "player is a built-in (random, simple, honours, model, pimc, strong, cheater; variants "
+        "strong:tricks, strong:uniform, strong:wide, strong:early, strong:exact, strong:cap "
+        "and cheater:model, cheater:playout measure parts of them), http:HOST:PORT "
         "for a bot speaking the Bhoos protocol (online rules only), or LABEL=PLAYER to tell "
         "copies apart. --rules defaults to online.",
     )
