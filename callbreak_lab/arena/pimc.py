@@ -270,29 +270,34 @@ def layout_values(
     deadline = None if budget is None else t0 + budget
     out: list[tuple[int, dict[int, int]]] = []
     worst = 0.0  # the slowest layout here
-    for i, row in enumerate(layouts):
-        now = time.perf_counter()
-        if deadline is not None and now >= deadline:
-            break
-        deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
-        try:
-            pos = Position.replay(deal, k.record, k.rules)
-        except IllegalPlayError:
-            continue
-        limit = None if deadline is None else deadline - now
-        if per_layout is not None:
-            limit = per_layout if limit is None else min(limit, per_layout)
-        try:
-            with solver.time_limit(limit) if limit is not None else contextlib.nullcontext():
-                if window is None:
-                    values = solver.card_values(pos, k.seat, k.rules)
-                else:
-                    values = solver.card_values_within(pos, k.seat, k.rules, *window)
-        except solver.SearchTimeout:  # this layout's limit or the budget ended during it
+    with contextlib.ExitStack() as stack:
+        if budget is not None and per_layout is None:  # one clock for the whole budget
+            stack.enter_context(solver.time_limit(budget))
+        for i, row in enumerate(layouts):
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
+            deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
+            try:
+                pos = Position.replay(deal, k.record, k.rules)
+            except IllegalPlayError:
+                continue
+            limit = None  # a clock of its own for each layout (a tenth of a ms each) only here
+            if per_layout is not None:
+                limit = per_layout if deadline is None else min(per_layout, deadline - now)
+            try:
+                with solver.time_limit(limit) if limit is not None else contextlib.nullcontext():
+                    if window is None:
+                        values = solver.card_values(pos, k.seat, k.rules)
+                    else:
+                        values = solver.card_values_within(pos, k.seat, k.rules, *window)
+            except solver.SearchTimeout:  # this layout's limit or the budget ended during it
+                worst = max(worst, time.perf_counter() - now)
+                if per_layout is None:
+                    break
+                continue
+            out.append((i, {int(c): int(v) for c, v in values.items()}))
             worst = max(worst, time.perf_counter() - now)
-            continue
-        out.append((i, {int(c): int(v) for c, v in values.items()}))
-        worst = max(worst, time.perf_counter() - now)
     return out, worst
 
 

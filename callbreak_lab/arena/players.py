@@ -56,6 +56,8 @@ from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "BUILTINS",
+    "CHEATER_CALLS",
+    "STRONG_VARIANTS",
     "CheaterPlayer",
     "HonoursPlayer",
     "ModelPlayer",
@@ -318,6 +320,10 @@ class StrongPlayer(PimcPlayer):
 # --- cheater --------------------------------------------------------------------------------------
 
 
+#: how the ``cheater`` calls (``CheaterPlayer(call=...)``, ``cheater:<call>``)
+CHEATER_CALLS = ("floor", "playout", "model")
+
+
 class CheaterPlayer:
     """``cheater``: given the deal by the referee (``reveal``). Plays the legal card that keeps
     its double-dummy value highest, ties to the lowest card (the play-out's rule), and calls
@@ -332,8 +338,8 @@ class CheaterPlayer:
     sees_deal = True
 
     def __init__(self, call: str = "floor") -> None:
-        if call not in ("floor", "playout", "model"):
-            raise UsageError(f"cheater: call is 'floor', 'playout' or 'model', got {call!r}")
+        if call not in CHEATER_CALLS:
+            raise UsageError(f"cheater: call is one of {', '.join(CHEATER_CALLS)}, got {call!r}")
         self.calls = call
         self._deal: Deal | None = None
 
@@ -375,6 +381,9 @@ class CheaterPlayer:
 
 # --- registry -------------------------------------------------------------------------------------
 
+#: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
+STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap")
+
 BUILTINS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
     "simple": SimplePlayer,
@@ -399,15 +408,16 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
     if name.startswith("cheater:"):
         how = name.split(":", 1)[1]
-        if how not in ("floor", "playout", "model"):
-            raise UsageError(f"cheater: unknown variant {how!r} (floor, playout, model)")
+        if how not in CHEATER_CALLS:
+            raise UsageError(f"cheater: unknown variant {how!r} ({', '.join(CHEATER_CALLS)})")
         return CheaterPlayer(call=how)
     if name.startswith("strong:"):  # variants for comparisons (see the module docstring)
         flags = name.split(":")[1:]
-        known = ("tricks", "uniform", "wide", "early", "exact", "cap")
-        unknown = [f for f in flags if f not in known]
+        unknown = [f for f in flags if f not in STRONG_VARIANTS]
         if unknown:
-            raise UsageError(f"strong: unknown variant {unknown[0]!r} ({', '.join(known)})")
+            raise UsageError(
+                f"strong: unknown variant {unknown[0]!r} ({', '.join(STRONG_VARIANTS)})"
+            )
         return StrongPlayer(
             layouts=256 if "wide" in flags else 64,
             budget_ms=budget_ms,

@@ -11,6 +11,8 @@ from callbreak_lab.rules import Ruleset
 
 
 def add_arena(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    from callbreak_lab.arena.players import BUILTINS, CHEATER_CALLS, STRONG_VARIANTS
+
     p = sub.add_parser(
         "arena",
         parents=[common],
@@ -19,9 +21,10 @@ def add_arena(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) 
         "--players (each holds every hand once), in matches of five deals, and report per "
         "player the mean score per board, calls, tricks, make rate, faults and decision times, "
         "and each player's margin over the others with standard errors clustered by deal. A "
-        "player is a built-in (random, simple, honours, model, pimc, strong, cheater; variants "
-        "strong:tricks, strong:uniform, strong:wide, strong:early, strong:exact, strong:cap "
-        "and cheater:model, cheater:playout measure parts of them), http:HOST:PORT "
+        f"player is a built-in ({', '.join(BUILTINS)}; the variants "
+        f"{', '.join('strong:' + v for v in STRONG_VARIANTS)} and "
+        f"{', '.join('cheater:' + v for v in CHEATER_CALLS)} measure parts of them), "
+        "http:HOST:PORT "
         "for a bot speaking the Bhoos protocol (online rules only), or LABEL=PLAYER to tell "
         "copies apart. --rules defaults to online.",
     )
