@@ -6,8 +6,10 @@ is the one a player at the table could make: given its hand, the calls and the c
 which card has the best expected score, how much each other card costs, and how often each
 makes the call.
 
-``single_dummy_values(position, seat, calls)`` answers it for the seat to move, with the
-``strong`` player's evaluation (``arena.strong``):
+``single_dummy_values(position, seat, calls)`` answers it for the seat to move in a deal whose
+hands are all known (a review, a line); ``advise(hand, plays, rules, calls)`` answers it at the
+table, from the mover's own cards and the cards played alone. Both use the ``strong`` player's
+evaluation (``arena.strong``):
 
 * the hidden cards are dealt in every way consistent with what the seat saw under the preset's
   rules (``arena.pimc.Knowledge``: voids, "no card above" from must-beat, the void rule's spade
@@ -31,7 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -41,16 +43,20 @@ import numpy as np
 from callbreak_lab.arena.pimc import Knowledge, layout_values
 from callbreak_lab.arena.sampling import BETA, call_log_likelihood
 from callbreak_lab.arena.strong import draw_layouts, layout_outcomes
-from callbreak_lab.cards import SUIT_MASKS, Card, check_seat, play_order_key
-from callbreak_lab.errors import SolverInputError, UsageError
-from callbreak_lab.game import Position
+from callbreak_lab.cards import SUIT_MASKS, Card, CardLike, Hand, check_seat, play_order_key
+from callbreak_lab.errors import IllegalPlayError, RecordError, SolverInputError, UsageError
+from callbreak_lab.game import Position, parse_record, record_seats
+from callbreak_lab.rules import Ruleset, trick_winner
 
 __all__ = [
     "EXACT_LIMIT",
     "CardOutcome",
     "SingleDummy",
+    "advise",
     "consistent_layouts",
     "knowledge_of",
+    "replay_seen",
+    "seat_knowledge",
     "single_dummy_values",
     "values_from_knowledge",
 ]
@@ -217,6 +223,114 @@ def knowledge_of(position: Position, seat: int) -> Knowledge:
     showed about the other hands)."""
     hand = int(position.hand_masks()[seat])
     return Knowledge.from_history(position.rules, seat, hand, position.history)
+
+
+def replay_seen(
+    k: Knowledge, record: Sequence[Card]
+) -> Iterator[tuple[int, int, Card | None, int]]:
+    """Replay a play record from the deal's start into ``k``, the knowledge of ``k.seat``
+    holding the 13 cards it was dealt. Yields ``(index, seat, card, won)`` before each card is
+    added (``won``: tricks ``k.seat`` has won so far) and last ``(len(record), seat to play,
+    None, won)``. A card of ``k.seat`` that was not legal for it then is an
+    ``IllegalPlayError``, and so is another seat's card that the earlier plays showed it could
+    not hold (e.g. a heart after it showed out of hearts)."""
+    seats = record_seats(record)
+    won = 0
+    for i, card in enumerate(record):
+        mover = seats[i]
+        where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
+        if mover == k.seat:
+            if not (k.legal_mask() >> card) & 1:
+                raise IllegalPlayError(f"{where}: seat {mover} cannot play it")
+        elif (k.excluded[mover] >> card) & 1:
+            raise IllegalPlayError(
+                f"{where}: seat {mover} cannot hold it after the cards it played before"
+            )
+        yield i, mover, card, won
+        if mover == k.seat:
+            k.hand &= ~(1 << card)
+        k.add(mover, card)
+        if i % 4 == 3:
+            won += int(seats[i - 3 + trick_winner(record[i - 3 : i + 1])] == k.seat)
+    yield len(record), seats[-1], None, won
+
+
+def seat_knowledge(
+    hand: Hand | str | Iterable[CardLike], plays: str | Sequence[CardLike], rules: Ruleset
+) -> tuple[Knowledge, int]:
+    """The knowledge of the seat to play after ``plays`` (a play record from the deal's start)
+    holding ``hand`` (the cards it holds now, or the 13 it was dealt), and the tricks it has
+    won: what a bot or a player at the table knows. Every inconsistency between the two is an
+    error naming the card: a ``RecordError`` or ``IllegalPlayError`` for the plays, a
+    ``NotationError`` for the hand's text, a ``SolverInputError`` for a hand that does not fit
+    the plays."""
+    record = parse_record(plays) if isinstance(plays, str) else [Card.parse(c) for c in plays]
+    seen: dict[Card, int] = {}
+    for i, c in enumerate(record):
+        if c in seen:
+            raise RecordError(f"{c} is played twice (cards {seen[c] + 1} and {i + 1})")
+        seen[c] = i
+    if len(record) >= 52:
+        raise SolverInputError("the deal is over: no card is left to judge")
+    h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+    seats = record_seats(record)
+    seat = seats[-1]
+    own = 0
+    for i, c in enumerate(record):
+        if seats[i] == seat:
+            own |= 1 << c
+        elif (h.mask >> c) & 1:
+            raise SolverInputError(
+                f"{c} is in the hand of seat {seat} (to play), but seat {seats[i]} played it "
+                f"(card {i + 1})"
+            )
+    n_own = own.bit_count()
+    if len(h) == 13 and own & ~h.mask == 0:
+        dealt = h.mask
+    elif h.mask & own == 0 and len(h) + n_own == 13:
+        dealt = h.mask | own
+    elif n_own == 0:
+        raise SolverInputError(f"seat {seat} is to play with 13 cards; the hand has {len(h)} ({h})")
+    else:
+        mine = " ".join(str(Card(c)) for c in range(52) if (own >> c) & 1)
+        raise SolverInputError(
+            f"seat {seat} is to play and has played {n_own} cards ({mine}): give the "
+            f"{13 - n_own} cards it holds or the 13 it was dealt; the hand has {len(h)} ({h})"
+        )
+    k = Knowledge(rules, seat, dealt)
+    *_, (_, _, _, won) = replay_seen(k, record)  # the last item: the state after every card
+    return k, won
+
+
+def advise(
+    hand: Hand | str | Iterable[CardLike],
+    plays: str | Sequence[CardLike] = "",
+    rules: Ruleset | str | None = None,
+    calls: Iterable[int] | str | None = None,
+    n: int = 32,
+    seed: int = 0,
+    *,
+    beta: float = BETA,
+    exact_limit: int = EXACT_LIMIT,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> SingleDummy:
+    """At the table: which card to play, knowing only your own cards. ``plays``: the cards
+    played so far from the deal's start (a play record; seat 0 led the first trick, each
+    trick's winner the next, so the seat to play follows from the cards); ``hand``: that seat's
+    cards, those it still holds or the 13 it was dealt; ``rules``: default modern. The rest as
+    ``single_dummy_values``, whose answer this is for a deal no one has seen in full
+    (``position`` None)."""
+    from callbreak_lab.lines import parse_calls
+
+    r = Ruleset.coerce(rules, default="modern")
+    k, won = seat_knowledge(hand, plays, r)
+    c = parse_calls(calls, r)
+    return values_from_knowledge(
+        k, won, c, n, seed, beta=beta, exact_limit=exact_limit, threads=threads,
+        time_limit=time_limit, progress=progress,
+    )  # fmt: skip
 
 
 def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:

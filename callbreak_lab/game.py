@@ -36,6 +36,7 @@ __all__ = [
     "parse_record",
     "play_out",
     "random_player",
+    "record_seats",
 ]
 
 
@@ -57,6 +58,21 @@ def _winner_index(trick: Sequence[int]) -> int:
         if (c >= 39 and c > b) or (b < 39 and c // 13 == led and c > b):
             best, b = i, c
     return best
+
+
+def record_seats(record: Sequence[CardLike]) -> list[int]:
+    """The seat of every card of a play record from the deal's start, and last the seat to play
+    next (``len(record) + 1`` seats): seat 0 leads the first trick and each trick's winner the
+    next. It needs no hands: the cards alone tell who won each trick."""
+    cards = [Card.parse(c) for c in record]
+    seats: list[int] = []
+    leader = 0
+    for i in range(len(cards)):
+        seats.append((leader + i % 4) % 4)
+        if i % 4 == 3:
+            leader = seats[i - 3 + _winner_index(cards[i - 3 : i + 1])]
+    seats.append((leader + len(cards) % 4) % 4)
+    return seats
 
 
 def _rules_repr(rules: Ruleset) -> str:

@@ -30,14 +30,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from callbreak_lab.advice import SingleDummy, single_dummy_values, values_from_knowledge
+from callbreak_lab.advice import (
+    SingleDummy,
+    replay_seen,
+    single_dummy_values,
+    values_from_knowledge,
+)
 from callbreak_lab.arena.pimc import Knowledge
 from callbreak_lab.arena.sampling import BETA
 from callbreak_lab.cards import Card, CardLike, Deal, Hand, play_order_key
 from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError
-from callbreak_lab.game import Position, parse_record
+from callbreak_lab.game import Position, parse_record, record_seats
 from callbreak_lab.lines import Step, judged_step, parse_calls
-from callbreak_lab.rules import Ruleset, trick_winner
+from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "CardJudgement",
@@ -576,35 +581,22 @@ def _review_seat(
 ) -> SingleDummyReview:
     """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``."""
     t0 = time.perf_counter()
-    movers = _movers(record)
-    mine = [i for i, s in enumerate(movers) if s == seat]
+    mine = [i for i, s in enumerate(record_seats(record)[:-1]) if s == seat]
     tick, bar = _bar(progress, len(mine), "single-dummy review")
     out: list[CardJudgement] = []
     k = Knowledge(rules, seat, int(hand.mask))
-    won = 0
     try:
-        for i, card in enumerate(record):
-            mover = movers[i]
+        for i, mover, card, won in replay_seen(k, record):
+            if card is None:
+                break
             if mover == seat:
-                legal = k.legal_mask()
-                if not (legal >> card) & 1:
-                    raise IllegalPlayError(
-                        f"card {i + 1} ({card}, trick {i // 4 + 1}): seat {seat} cannot play it"
-                    )
-                sd = None
-                forced = legal.bit_count() == 1
-                if not forced:
-                    sd = values_from_knowledge(k, won, calls, n, seed * 1009 + i)
+                forced = k.legal_mask().bit_count() == 1
+                sd = None if forced else values_from_knowledge(k, won, calls, n, seed * 1009 + i)
                 out.append(CardJudgement(i, seat, card, None, sd, forced))
-                k.hand &= ~(1 << card)
                 if tick is not None:
                     tick(len(out), len(mine))
             else:
                 out.append(CardJudgement(i, mover, card, None, None, False))
-            k.add(mover, card)
-            if i % 4 == 3:
-                trick = record[i - 3 : i + 1]
-                won += int(movers[i - 3 + trick_winner(trick)] == seat)
     finally:
         if bar is not None:
             bar.close()
@@ -613,14 +605,3 @@ def _review_seat(
         None, rules, calls, tuple(out), _summaries(out, (seat,), calls, costs, 0.05), n, seed,
         (seat,), time.perf_counter() - t0,
     )  # fmt: skip
-
-
-def _movers(record: Sequence[Card]) -> list[int]:
-    """The seat that played each card of ``record`` (seat 0 led the first trick)."""
-    out: list[int] = []
-    leader = 0
-    for i in range(len(record)):
-        out.append((leader + i % 4) % 4)
-        if i % 4 == 3:
-            leader = out[i - 3 + trick_winner(record[i - 3 : i + 1])]
-    return out

@@ -5,6 +5,7 @@ sampling against the exact answer, and bad input."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
 
 import numpy as np
@@ -13,10 +14,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab import solver
-from callbreak_lab.advice import consistent_layouts, knowledge_of, single_dummy_values
+from callbreak_lab.advice import (
+    EXACT_LIMIT,
+    advise,
+    consistent_layouts,
+    knowledge_of,
+    single_dummy_values,
+)
 from callbreak_lab.cards import Card, Deal, Hand
-from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, SolverInputError, UsageError
-from callbreak_lab.game import Position
+from callbreak_lab.errors import (
+    CallbreakLabError,
+    IllegalPlayError,
+    NotationError,
+    RecordError,
+    SolverInputError,
+    UsageError,
+)
+from callbreak_lab.game import Position, record_seats
 from callbreak_lab.lines import play_line
 from callbreak_lab.rules import PRESETS, Ruleset
 
@@ -226,3 +240,103 @@ def test_a_time_limit_stops_starting_layouts(threads: int) -> None:
     assert not exact.exact and exact.stopped_early  # cut short: no longer every layout
     with pytest.raises(UsageError, match="time_limit"):
         single_dummy_values(pos, seat, None, time_limit=0)
+
+
+# --- at the table: the mover's own cards and the cards played, no deal -------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 51))
+def test_record_seats_are_the_seats_that_played(seed: int, cards: int) -> None:
+    p = _endgame(seed, "modern", 13)
+    rng = np.random.default_rng(seed)
+    while len(p.history) < cards:
+        legal = list(p.legal_cards())
+        p.play(legal[int(rng.integers(len(legal)))])
+    record = [c for _, c in p.history]
+    assert record_seats(record) == [who for who, _ in p.history] + [p.to_move]
+
+
+@pytest.mark.parametrize("exact_limit", [EXACT_LIMIT, 0])
+def test_advice_from_the_hand_alone_is_the_advice_from_the_whole_deal(exact_limit: int) -> None:
+    for pos, seat, calls in ((SAFETY, 3, [2, 2, 2, 4]), (LONG_SHOT, 0, [4, 3, 3, 2])):
+        whole = single_dummy_values(pos, seat, calls, n=12, seed=5, exact_limit=exact_limit)
+        for hand in (pos.hand(seat), pos.deal[seat]):  # held now, or as dealt
+            sd = advise(str(hand), pos.record(), "online", calls, 12, 5, exact_limit=exact_limit)
+            assert sd.to_dict() == whole.to_dict() and sd.position is None
+    assert whole.exact == (exact_limit > 0)
+
+
+def test_advice_before_the_first_card_judges_all_thirteen_cards() -> None:
+    deal = Deal.random(11)
+    sd = advise(deal[0], "", "modern", [3, 3, 3, 3], n=4, seed=1)
+    assert set(sd.outcomes) == set(Position(deal, "modern").legal_cards())
+    assert sd.seat == 0 and sd.layouts == 4 and sd.unit == "points"
+    first = Position.replay(deal, "", "modern")
+    first.play(sd.best)
+    after = advise(deal[1], [sd.best], "modern", n=2)  # a card sequence works as well
+    assert after.seat == 1 and set(after.outcomes) == set(first.legal_cards())
+
+
+@pytest.mark.parametrize(
+    ("hand", "plays", "error", "message"),
+    [
+        ("A642.Q8.Q76.AK8", "", SolverInputError, "13 cards; the hand has 12"),
+        ("A642.Q8.Q76.AK87", "5D 9D KD QD | 6H QH TH 5H | 7D", SolverInputError,
+         "QD is in the hand of seat 0 .* seat 3 played it"),
+        ("A642.Q8.Q76.AK87", "5D 9D KD QD | 6H QH TH 5H | 7D 7D", RecordError,
+         "7D is played twice"),
+        ("A642.Q8.Q7.AK87", "5D 9D KD QD | 6H QH TH 5H", SolverInputError,
+         "has played 2 cards \\(QD QH\\): give the 11 cards"),
+        ("A642.Q8.Q76.AK87", "5D 9D KD 2S", IllegalPlayError,
+         "card 4 \\(2S, trick 1\\): seat 3 cannot play it"),  # it holds diamonds
+        ("A642.Q8.Q76.AK87", "5D 9D KD QD | 6H QH TH 5H | 7C 2H JC 9C | 2C 5C 8C 3C",
+         IllegalPlayError, "card 16 \\(3C, trick 4\\): seat 0 cannot hold it"),  # showed out
+        ("A642.Q8.Q76.AK8Z", "", NotationError, "Z"),
+    ],
+)  # fmt: skip
+def test_a_hand_that_does_not_fit_the_plays_is_refused(
+    hand: str, plays: str, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        advise(hand, plays, "online", n=2)
+
+
+def test_the_advise_command_and_the_service_give_the_library_s_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from callbreak_lab.cli import main
+    from callbreak_lab.service import Settings, create_app
+
+    hand, plays, calls = str(SAFETY.hand(3)), SAFETY.record(), [2, 2, 2, 4]
+    want = advise(hand, plays, "online", calls, 8, 3).to_dict()
+    args = ["advise", hand, "--plays", plays, "--rules", "online", "--calls", "2,2,2,4",
+            "--layouts", "8", "--seed", "3", "--quiet"]  # fmt: skip
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == want
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[1].split()[0] == "AC" and "best" in text.splitlines()[1]
+    assert main(["advise", hand, "--plays", plays, "--layouts", "0"]) == 2
+    assert "--layouts must be 1..4096" in capsys.readouterr().err
+    assert main(["advise", ".AK..", "--plays", plays]) == 2
+    assert "give the 3 cards it holds or the 13 it was dealt" in capsys.readouterr().err
+    body = {"hand": hand, "plays": plays, "rules": "online", "calls": calls, "layouts": 8,
+            "seed": 3}  # fmt: skip
+    with TestClient(create_app(Settings(workers=1, advise_layouts_max=8))) as client:
+        r = client.post("/v1/advise", json=body)
+        assert r.status_code == 200, r.text
+        assert r.json() == json.loads(json.dumps(want))
+        for bad, field, why in (
+            ({"layouts": 9}, "layouts", "at most 8 layouts"),
+            ({"hand": ".AK.."}, "hand", "the 13 it was dealt"),
+            ({"hand": "XYZ"}, "hand", "XYZ"),
+            ({"hand": str(SAFETY.deal[3]), "plays": "5D 9D KD 2S"}, "plays", "seat 3 cannot play"),
+            ({"plays": "5D 5D"}, "plays", "played twice"),
+            ({"calls": [2, 2, 2]}, "calls", "4"),
+        ):
+            r = client.post("/v1/advise", json={**body, **bad})
+            assert r.status_code == 422, (bad, r.text)
+            assert field in json.dumps(r.json()) and why in r.text, r.text

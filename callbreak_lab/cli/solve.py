@@ -165,6 +165,66 @@ def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
     return Output(text, {"games": [r.to_dict() for r in reviews]})
 
 
+def add_advise(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "advise",
+        parents=[common],
+        help="which card to play, knowing only your own cards (single-dummy)",
+        description="At the table: the seat to play after --plays (seat 0 led the first trick, "
+        "each trick's winner the next) holds HAND. Every legal card is judged over layouts of "
+        "the cards it cannot see that fit the play so far, weighted by the other seats' calls: "
+        "expected score (with the seat's own call), expected tricks and the chance of making "
+        "the call, best first, with what each other card costs.",
+    )
+    p.add_argument("hand", help="your cards now, or the 13 you were dealt (e.g. AKQ2.T98.765.432)")
+    p.add_argument("--plays", default="", help="the cards played so far (a play record)")
+    p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
+    p.add_argument(
+        "--layouts", type=int, default=32, metavar="N", help="layouts of the hidden cards (32)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="the layouts' seed")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="S",
+        help="answer after S seconds with the layouts solved by then",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=cmd_advise)
+
+
+def cmd_advise(args: argparse.Namespace) -> Output:
+    """Single-dummy values of the legal cards of the seat to play, from its own hand."""
+    from callbreak_lab.advice import advise
+
+    if not 1 <= args.layouts <= 4096:
+        raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError(f"advise: --time-limit must be a positive number of seconds, "
+                         f"got {args.time_limit}")  # fmt: skip
+    bar = None
+    tick = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm.auto import tqdm
+
+        bar = tqdm(unit="layout", desc="advise", leave=False)
+
+        def tick(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+    try:
+        sd = advise(
+            args.hand, args.plays, rules_of(args), args.calls, args.layouts, args.seed,
+            time_limit=args.time_limit, progress=tick,
+        )  # fmt: skip
+    finally:
+        if bar is not None:
+            bar.close()
+    return Output(sd.text(), sd.to_dict())
+
+
 def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "solve",
@@ -307,4 +367,4 @@ def solve_file(args: argparse.Namespace, rules: Any, prog: str) -> int:
     return 2 if bad else 0
 
 
-COMMANDS = [add_line, add_analyse, add_solve]
+COMMANDS = [add_line, add_analyse, add_advise, add_solve]

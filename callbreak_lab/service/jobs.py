@@ -17,6 +17,7 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
+    "advise",
     "analyse",
     "bot_play",
     "line",
@@ -105,6 +106,23 @@ def review(
 
     r = _rules(rules)
     return review_play(deal, plays, r, calls, n, seed, seats=seats, time_limit=time_limit).to_dict()
+
+
+def advise(
+    hand: str,
+    plays: str,
+    rules: dict[str, Any],
+    calls: Any,
+    n: int,
+    seed: int,
+    time_limit: float | None,
+) -> dict[str, Any]:
+    """``advice.advise``: the single-dummy values of the legal cards of the seat to play, as a
+    dict."""
+    from callbreak_lab.advice import advise as advise_
+
+    sd = advise_(hand, plays, _rules(rules), calls, n, seed, time_limit=time_limit)
+    return sd.to_dict()
 
 
 def monte_carlo(

@@ -76,6 +76,10 @@ class Settings:
     #: above): a whole deal's review at 16 takes about 3-12 s of one worker (RESULTS.md,
     #: "Single-dummy advice"); the review stops judging at ``monte_carlo_share`` of the bound
     review_layouts_max: int = 16
+    #: most layouts of one ``/v1/advise`` decision (422 above); its job answers with the
+    #: layouts solved by ``monte_carlo_share`` of the bound (a first-trick decision of 32
+    #: layouts takes about a second of one worker, its slowest several)
+    advise_layouts_max: int = 256
     #: number of solver worker processes
     workers: int = field(default_factory=_default_workers)
     #: how long start-up waits for the workers to be warm before serving anyway
@@ -122,6 +126,7 @@ class Settings:
         whole("bot_search_max_cards", 0, 52)
         whole("max_monte_carlo", 0)
         whole("review_layouts_max", 1)
+        whole("advise_layouts_max", 1)
         whole("seed", 0)
 
     @property

@@ -232,6 +232,33 @@ class AnalyseRequest(BaseModel):
     )
 
 
+class AdviseRequest(BaseModel):
+    """At the table: the seat to play after ``plays`` holds ``hand``; which card should it play,
+    knowing only its own cards?"""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    hand: str = Field(
+        max_length=_TEXT,
+        description="the cards of the seat to play: those it holds now, or the 13 it was dealt",
+    )
+    plays: str = Field(
+        "",
+        max_length=_TEXT,
+        description="the cards played so far from the deal's start (a play record; seat 0 led "
+        "the first trick, each trick's winner the next)",
+    )
+    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    calls: str | list[int] | None = Field(
+        None, description="the four calls (optional: without them the cards are judged by tricks)"
+    )
+    layouts: int = Field(
+        32, ge=1, description="layouts of the hidden cards (at most the service's "
+        "advise_layouts_max)",
+    )  # fmt: skip
+    seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed")
+
+
 class Health(BaseModel):
     """Service status."""
 

@@ -158,6 +158,39 @@ def register(app: FastAPI, svc: Service) -> None:
         )
         return result
 
+    @app.post("/v1/advise", responses=ERRORS, tags=["analysis"])
+    async def advise(req: s.AdviseRequest, request: Request) -> dict[str, Any]:
+        """At the table: every legal card of the seat to play judged by what it can see (its
+        hand, the calls, the cards played), best first: expected score, expected tricks, the
+        chance of making its call and what each card costs (``SingleDummy.to_dict()``)."""
+        from callbreak_lab.advice import seat_knowledge
+        from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, RecordError
+
+        rules = parse_rules(req.rules)
+        cfg = svc.settings
+        if req.layouts > cfg.advise_layouts_max:
+            raise FieldError(
+                "layouts", f"at most {cfg.advise_layouts_max} layouts, got {req.layouts}"
+            )
+        try:
+            seat_knowledge(req.hand, req.plays, rules)  # cheap: the errors name their field
+        except (IllegalPlayError, RecordError) as e:
+            raise FieldError("plays", str(e)) from None
+        except CallbreakLabError as e:  # the hand's text, or a hand that does not fit the plays
+            raise FieldError("hand", str(e)) from None
+        calls = parse_calls(req.calls, rules)
+        job = {
+            "hand": req.hand,
+            "plays": req.plays,
+            "rules": rules.to_dict(),
+            "calls": None if calls is None else list(calls),
+            "n": req.layouts,
+            "seed": req.seed,
+            "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
+        }
+        result: dict[str, Any] = await svc.run("long", "advise", job, client=client_of(request))
+        return result
+
     @app.post("/v1/analyse", responses=ERRORS, tags=["analysis"])
     async def analyse(req: s.AnalyseRequest, request: Request) -> dict[str, Any]:
         """Review of the cards played: each card's value for its player before and after,
