@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/advice.py decisions [--deals 24] [--layouts 32] [--rules online]
         [--tricks 1,2,4,7,10] [--time-limit S]
     .venv/bin/python benchmarks/advice.py reviews [--deals 6] [--layouts 32] [--rules online]
+    .venv/bin/python benchmarks/advice.py work [--deals 40] [--layouts 32] [--rules online]
 
 ``decisions`` plays ``--deals`` seeded deals with four ``simple`` players and, at trick 1, 2,
 4, 7 and 10 (``--tricks``; the card of seat ``deal % 4`` in the trick), times
@@ -10,7 +11,13 @@
 on a machine with two cores) and reports the median, p90 and max seconds, and how often the
 answer was exact (every consistent layout taken), how often ``--time-limit`` stopped it and
 how many distinct layouts it solved. ``reviews`` times ``review.review_play`` of
-whole deals played by ``simple`` and ``pimc`` players (every seat judged).
+whole deals played by ``simple`` and ``pimc`` players (every seat judged). ``work`` counts
+where the search nodes of the trick-1 decisions go, one thread and one engine: by the seat's
+place in the trick, the proof of the position's value and the cards' values after it (as
+``solver.card_values``), and for the cards the nodes of the two probes any exact value needs
+(yes at the value, no one above) against the others (the probes walk down from the
+position's value, as the search does); last, the nodes of those needed probes alone in an
+empty table, as if every value were known beforehand: the least any order of probes can do.
 """
 
 from __future__ import annotations
@@ -80,9 +87,70 @@ def reviews(args: argparse.Namespace) -> None:
     print(f"review of a whole deal: median {np.median(t):.1f} s, max {t.max():.1f} s")
 
 
+def work(args: argparse.Namespace) -> None:
+    from callbreak_lab.advice import knowledge_of
+    from callbreak_lab.arena.strong import draw_layouts
+    from callbreak_lab.cards import Hand
+    from callbreak_lab.solver import api
+    from callbreak_lab.solver._consts import ST_NODES
+    from callbreak_lab.solver._engine import Engine
+
+    eng = Engine(threads=1)  # no helper thread: node counts that repeat run to run
+    players = [make_player("simple") for _ in range(4)]
+    rows: dict[int, np.ndarray] = {}  # place -> layouts, value proof, cards: needed, other
+    for i in range(args.deals):
+        b = play_deal(Deal.random(700 + i), args.rules, players)
+        pos = Position.replay(b.deal, " ".join(b.plays.split()[: i % 4]), b.rules)
+        if len(pos.legal_cards()) < 2:
+            continue
+        k = knowledge_of(pos, pos.to_move)
+        row = rows.setdefault(i % 4, np.zeros(5, dtype=np.int64))
+        for layout in draw_layouts(k, list(b.calls), args.layouts, i).rows:
+            deal = Deal([Hand(int(m)) for m in layout])
+            root = api.make_root(Position.replay(deal, k.record, k.rules), k.rules)
+            eng.clear()  # each layout from an empty table, as a new deal gets (``note_deal``)
+            n0 = eng.stats[ST_NODES]
+            v = api.value_of(root, k.seat, eng)
+            row[0] += 1
+            row[1] += eng.stats[ST_NODES] - n0
+            legal = api.legal_mask(root)
+            values: dict[int, tuple[api.Root, int]] = {}  # card -> (position after it, value)
+            for c in sorted({api._rep(root, c) for c in range(52) if (legal >> c) & 1}):
+                nxt, w = api.child(root, c)
+                bonus = int(w == k.seat)
+                probes, t = [], v
+                while t - bonus > 0:
+                    n0 = eng.stats[ST_NODES]
+                    yes = eng.at_least(nxt, k.seat, t - bonus)
+                    probes.append((t, eng.stats[ST_NODES] - n0))
+                    if yes:
+                        break
+                    t -= 1
+                for at, nodes in probes:  # the value is t: yes at t, no at t + 1
+                    row[2 if at in (t, t + 1) else 3] += nodes
+                values[c] = (nxt, t - bonus)
+            # the least any order of probes could do: each card's two needed probes alone, in
+            # an empty table, as if its value were known beforehand
+            eng.clear()
+            n0 = eng.stats[ST_NODES]
+            for nxt, need in values.values():
+                if need > 0:
+                    eng.at_least(nxt, k.seat, need)
+                if need < nxt.left:
+                    eng.at_least(nxt, k.seat, need + 1)
+            row[4] += eng.stats[ST_NODES] - n0
+    print("seat's place  layouts  value proof M  cards M  cards' needed probes  other M  "
+          "all M  needed probes alone M")  # fmt: skip
+    for place in sorted(rows):
+        n, proof, need, other, least = (int(x) for x in rows[place])
+        print(f"{place:>12}  {n:>7}  {proof / 1e6:13.1f}  {(need + other) / 1e6:7.1f}  "
+              f"{need / max(1, need + other):20.1%}  {other / 1e6:7.2f}  "
+              f"{(proof + need + other) / 1e6:5.1f}  {least / 1e6:22.1f}")  # fmt: skip
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=("decisions", "reviews"))
+    p.add_argument("mode", choices=("decisions", "reviews", "work"))
     p.add_argument("--deals", type=int, default=None)
     p.add_argument("--layouts", type=int, default=32)
     p.add_argument("--rules", default="online")
@@ -100,10 +168,10 @@ def main() -> None:
     )
     args = p.parse_args()
     if args.deals is None:
-        args.deals = 24 if args.mode == "decisions" else 6
+        args.deals = {"decisions": 24, "reviews": 6, "work": 40}[args.mode]
     _header(args)
     solver.warm_up()
-    (decisions if args.mode == "decisions" else reviews)(args)
+    {"decisions": decisions, "reviews": reviews, "work": work}[args.mode](args)
 
 
 if __name__ == "__main__":
