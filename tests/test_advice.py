@@ -317,8 +317,9 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == want
     assert main(args) == 0
-    text = capsys.readouterr().out
-    assert text.splitlines()[1].split()[0] == "AC" and "best" in text.splitlines()[1]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "seat 3 to play at trick 11 (to lead), 3 trick(s) won so far"
+    assert lines[2].split()[0] == "AC" and "best" in lines[2]
     assert main(["advise", hand, "--plays", plays, "--layouts", "0"]) == 2
     assert "--layouts must be 1..4096" in capsys.readouterr().err
     assert main(["advise", ".AK..", "--plays", plays]) == 2

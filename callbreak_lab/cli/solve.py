@@ -196,7 +196,7 @@ def add_advise(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def cmd_advise(args: argparse.Namespace) -> Output:
     """Single-dummy values of the legal cards of the seat to play, from its own hand."""
-    from callbreak_lab.advice import advise
+    from callbreak_lab.advice import advise, seat_knowledge
 
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
@@ -222,7 +222,10 @@ def cmd_advise(args: argparse.Namespace) -> Output:
     finally:
         if bar is not None:
             bar.close()
-    return Output(sd.text(), sd.to_dict())
+    k, won = seat_knowledge(args.hand, args.plays, rules_of(args))  # what the header says
+    trick = " ".join(str(c) for c in k.trick) or "to lead"
+    where = f"trick {len(k.record) // 4 + 1} ({trick}), {won} trick(s) won so far"
+    return Output(f"seat {k.seat} to play at {where}\n{sd.text()}", sd.to_dict())
 
 
 def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
