@@ -19,8 +19,10 @@ from callbreak_lab.advice import (
     advise,
     consistent_layouts,
     knowledge_of,
+    seat_knowledge,
     single_dummy_values,
 )
+from callbreak_lab.arena.pimc import counted_layouts, deal_layouts
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.errors import (
     CallbreakLabError,
@@ -341,3 +343,36 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
             r = client.post("/v1/advise", json={**body, **bad})
             assert r.status_code == 422, (bad, r.text)
             assert field in json.dumps(r.json()) and why in r.text, r.text
+
+
+def test_counted_layouts_are_the_consistent_ones_equally_likely() -> None:
+    # an endgame whose plays exclude cards from some seats (must-beat, voids), few layouts
+    for seed in range(200):
+        pos = _endgame(seed, "modern", 5)
+        k = knowledge_of(pos, pos.to_move)
+        every = consistent_layouts(k, 200)
+        if every is not None and len(every) >= 20 and any(k.excluded):
+            break
+    else:  # pragma: no cover - the seeds above hold such endgames
+        raise AssertionError("no constrained endgame among the seeds")
+    index = {tuple(int(m) for m in row): i for i, row in enumerate(every)}
+    drawn = counted_layouts(k, 4000, np.random.default_rng(1))
+    seen = np.zeros(len(every))
+    for row in drawn:
+        seen[index[tuple(int(m) for m in row)]] += 1  # a KeyError: an inconsistent layout
+    expected = len(drawn) / len(every)
+    chi2 = float(np.sum((seen - expected) ** 2 / expected))
+    dof = len(every) - 1
+    assert seen.min() > 0 and chi2 < dof + 6 * (2 * dof) ** 0.5, (len(every), chi2)
+
+
+def test_heavy_limits_still_give_every_layout_asked() -> None:
+    # seats 0 and 1 played under the 7♣ and the Q♥ (must-beat): every higher club and heart is
+    # seat 2's, which almost no unconstrained deal gives it
+    plays = "5D 9D KD QD | 6H QH TH 5H | 7C 3C 5C QC | 2D"
+    k, _ = seat_knowledge("A642.Q8.Q76.AK87", plays, Ruleset.preset("modern"))
+    rows = deal_layouts(k, 32, 0)
+    assert len(rows) == 32 and len({tuple(int(m) for m in r) for r in rows}) > 16
+    for row in rows:
+        assert all(int(row[s]) & k.excluded[s] == 0 for s in range(4) if s != k.seat)
+        Position.replay(Deal([Hand(int(m)) for m in row]), plays, "modern")  # replays legally

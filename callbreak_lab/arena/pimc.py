@@ -23,7 +23,8 @@ Together they are exactly the conditions for every observed card to have been le
 layout that respects them replays without an illegal card. ``deal_layouts`` deals the unseen cards
 with ``simulate.deal_around`` (the cards seen played placed at their seats, known voids as voids,
 and a suit whose unseen cards are all excluded for a seat as a void too) and imposes the remaining
-"no card above" limits by rejection.
+"no card above" limits by rejection; when the limits reject nearly every deal, the rest are
+drawn by exact counting (``counted_layouts``), equally likely too.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ __all__ = [
     "Knowledge",
     "beats_trick",
     "cheap_card",
+    "counted_layouts",
     "deal_layouts",
     "higher_in_suit",
     "inference",
@@ -244,7 +246,72 @@ def deal_layouts(k: Knowledge, n: int, seed: int | np.random.Generator) -> np.nd
         total += int(ok.sum())
         if total >= n:
             break
+    if total < n:  # the limits reject nearly every deal: the rest by exact counting
+        kept.append(counted_layouts(k, n - total, rng))
     return np.concatenate(kept)[:n]
+
+
+def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` layouts consistent with ``k``, every one equally likely, drawn card by card with
+    the number of ways to deal the rest: ``ways[i, a, b]`` counts the deals of the unseen cards
+    ``i..`` in which the first of the other seats takes ``a`` of them and the second ``b`` (the
+    third the rest), each card only to a seat that may hold it (not excluded, not void). Rows as
+    ``deal_layouts``; none when no layout fits. ``deal_layouts`` uses it when rejection keeps too
+    few: heavy "no card above" limits, where nearly every unconstrained deal breaks one."""
+    seat = k.seat
+    others = [s for s in range(4) if s != seat]
+    seen = k.hand
+    for m in k.played_by:
+        seen |= m
+    unseen = [c for c in range(52) if not (seen >> c) & 1]
+    banned = []
+    for s in others:
+        b = k.excluded[s]
+        for x in k.voids[s]:
+            b |= SUIT_MASKS[x]
+        banned.append(b)
+    allowed = np.array([[not (b >> c) & 1 for b in banned] for c in unseen], dtype=bool)
+    need = [13 - k.played_by[s].bit_count() for s in others]
+    m = len(unseen)
+    if sum(need) != m:
+        raise SolverInputError("the cards seen and the hand sizes do not add up to a deal")
+    # ways[i, a, b] (float: up to about 1e17, far below its range; only ratios are used)
+    ways = np.zeros((m + 1, 14, 14), dtype=np.float64)
+    ways[m, 0, 0] = 1.0
+    ga, gb = np.meshgrid(np.arange(14), np.arange(14), indexing="ij")
+    for i in range(m - 1, -1, -1):
+        gc = (m - i) - ga - gb  # cards left for the third seat
+        nxt = ways[i + 1]
+        w = np.zeros((14, 14))
+        if allowed[i, 0]:
+            w[1:, :] += nxt[:-1, :]
+        if allowed[i, 1]:
+            w[:, 1:] += nxt[:, :-1]
+        if allowed[i, 2]:
+            w += np.where(gc >= 1, nxt, 0.0)
+        ways[i] = np.where((gc >= 0) & (gc <= 13), w, 0.0)
+    rows = np.zeros((n, 4), dtype=np.uint64)
+    if n == 0 or need[0] > 13 or need[1] > 13 or ways[0, need[0], need[1]] == 0:
+        return rows[:0]
+    rows[:, seat] = k.hand | k.played_by[seat]
+    for s in others:
+        rows[:, s] = k.played_by[s]
+    left_a = np.full(n, need[0])
+    left_b = np.full(n, need[1])
+    for i, card in enumerate(unseen):
+        nxt = ways[i + 1]
+        to_a = np.where(allowed[i, 0] & (left_a > 0), nxt[np.maximum(left_a - 1, 0), left_b], 0.0)
+        to_b = np.where(allowed[i, 1] & (left_b > 0), nxt[left_a, np.maximum(left_b - 1, 0)], 0.0)
+        left_c = (m - i) - left_a - left_b
+        to_c = np.where(allowed[i, 2] & (left_c > 0), nxt[left_a, left_b], 0.0)
+        r = rng.random(n) * (to_a + to_b + to_c)
+        pick = np.where(r < to_a, 0, np.where(r < to_a + to_b, 1, 2))
+        bit = np.uint64(1 << card)
+        for j, s in enumerate(others):
+            rows[pick == j, s] |= bit
+        left_a -= pick == 0
+        left_b -= pick == 1
+    return rows
 
 
 def layout_values(
