@@ -43,7 +43,7 @@ import numpy as np
 from callbreak_lab.arena.pimc import Knowledge, layout_values
 from callbreak_lab.arena.sampling import BETA, call_log_likelihood
 from callbreak_lab.arena.strong import draw_layouts, layout_outcomes
-from callbreak_lab.cards import SUIT_MASKS, Card, CardLike, Hand, check_seat, play_order_key
+from callbreak_lab.cards import Card, CardLike, Hand, check_seat, play_order_key
 from callbreak_lab.errors import IllegalPlayError, RecordError, SolverInputError, UsageError
 from callbreak_lab.game import Position, parse_record, record_seats
 from callbreak_lab.rules import Ruleset, trick_winner
@@ -345,12 +345,7 @@ def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
     need = {s: 13 - k.played_by[s].bit_count() for s in others}
     if sum(need.values()) != len(unseen):
         raise SolverInputError("the cards seen and the hand sizes do not add up to a deal")
-    banned = {}
-    for s in others:
-        b = k.excluded[s]
-        for x in k.voids[s]:
-            b |= SUIT_MASKS[x]
-        banned[s] = b
+    banned = {s: k.banned(s) for s in others}
     rows: list[list[int]] = []
     hands = {s: k.played_by[s] for s in others}
 

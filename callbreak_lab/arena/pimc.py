@@ -136,6 +136,13 @@ class Knowledge:
             self.trick = []
             self.leader = -1  # the winner; only the next card tells (see ``add``)
 
+    def banned(self, seat: int) -> int:
+        """The cards ``seat`` cannot hold now: those the plays excluded and its void suits."""
+        mask = self.excluded[seat]
+        for x in self.voids[seat]:
+            mask |= SUIT_MASKS[x]
+        return mask
+
     @property
     def first_trick(self) -> bool:
         """True while the deal's first trick is being played."""
@@ -264,12 +271,7 @@ def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarra
     for m in k.played_by:
         seen |= m
     unseen = [c for c in range(52) if not (seen >> c) & 1]
-    banned = []
-    for s in others:
-        b = k.excluded[s]
-        for x in k.voids[s]:
-            b |= SUIT_MASKS[x]
-        banned.append(b)
+    banned = [k.banned(s) for s in others]
     allowed = np.array([[not (b >> c) & 1 for b in banned] for c in unseen], dtype=bool)
     need = [13 - k.played_by[s].bit_count() for s in others]
     m = len(unseen)
