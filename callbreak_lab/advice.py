@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -375,23 +376,41 @@ def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
+#: the helper gates of each pool's engines (``Engine.helper_gate``)
+_GATES: dict[int, list[threading.Event]] = {}
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
-    """A lasting pool of ``threads`` solver threads, each with its own single-threaded engine
-    (kept between calls: an engine's table, about 90 MB, is reused, not reallocated). Worker
-    processes (the service's, a batch's) get ``threads`` 1 by default and never start one."""
+    """A lasting pool of ``threads`` solver threads, each with its own engine (kept between
+    calls: an engine's table, about 90 MB, is reused, not reallocated). Each engine's helper
+    thread is gated (``Engine.helper_gate``): shut while every pool thread has a layout, so
+    each engine searches alone; opened by ``_solve`` once no layout is left to start, so the
+    layouts still running take the idle cores. Worker processes (the service's, a batch's) get
+    ``threads`` 1 by default and never start one."""
     pool = _POOLS.get(threads)
     if pool is None:
         from callbreak_lab.solver.api import engine
 
+        gates = _GATES[threads] = []
+
         def init() -> None:
-            engine(threads=1)
+            eng = engine(threads=2)
+            eng.helper_gate = threading.Event()
+            gates.append(eng.helper_gate)
 
         pool = _POOLS[threads] = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="advice", initializer=init
         )
     return pool
+
+
+def _open_gates(threads: int, on: bool) -> None:
+    """Let the helper threads of pool ``threads``' engines work (``on``) or not."""
+    for gate in _GATES.get(threads, []):
+        if on:
+            gate.set()
+        else:
+            gate.clear()
 
 
 def _solve(
@@ -406,9 +425,10 @@ def _solve(
     ``threads`` always are), and one still running then is stopped and left out, except the
     first row's, which always finishes (so there is an answer). A row the record cannot replay
     on is left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
-    helper thread for long searches); more: layouts side by side on a pool of threads with
-    single-threaded engines (the kernels release the GIL), which uses two cores better than
-    one search and its helper (benchmarks/RESULTS.md, "Single-dummy advice")."""
+    helper thread for long searches); more: layouts side by side on a pool of threads, one
+    engine each (the kernels release the GIL), which uses two cores better than one search and
+    its helper; once no layout is left to start, the engines' helpers join the layouts still
+    running (``_pool``) (benchmarks/RESULTS.md, "Single-dummy advice")."""
     total = len(rows)
     results: dict[int, dict[int, int]] = {}
     done = 0
@@ -440,27 +460,30 @@ def _solve(
     pool = _pool(threads)
     pending: dict[Future[Any], int] = {}
     queue = iter(range(total))
+    _open_gates(threads, False)
     for i in itertools.islice(queue, threads):  # at most ``threads`` layouts in flight
         pending[pool.submit(solve_row, i)] = i
     stopped = False
-    while pending:
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-        for fut in finished:
-            i = pending.pop(fut)
-            values, cut = fut.result()
-            stopped = stopped or cut
-            if values is not None:
-                results[i] = values
-            done += 1
-            if progress is not None:
-                progress(done, total)
-            nxt = next(queue, None)
-            if nxt is None:
-                continue
-            if late():
-                stopped = True
-                continue
-            pending[pool.submit(solve_row, nxt)] = nxt
+    try:
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i = pending.pop(fut)
+                values, cut = fut.result()
+                stopped = stopped or cut
+                if values is not None:
+                    results[i] = values
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+                nxt = next(queue, None)
+                if nxt is None or late():
+                    stopped = stopped or nxt is not None
+                    _open_gates(threads, True)  # a core is idle: the running layouts share it
+                    continue
+                pending[pool.submit(solve_row, nxt)] = nxt
+    finally:
+        _open_gates(threads, False)
     return sorted(results.items()), stopped
 
 

@@ -16,7 +16,7 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
     # solve, one file per version; compare-nodes sums them per preset and lists the worst ratios
     python scripts/solver_check.py nodes old-nodes.json --presets online,modern,home --seeds 0:12
     python scripts/solver_check.py compare-nodes old-nodes.json new-nodes.json
-    # the slowest 5 % of one file: values and how much of each proof had the target on lead
+    # the slowest 5 % of one file: their values and nodes
     python scripts/solver_check.py tail new-nodes.json
     # one technique off against on, same version
     python scripts/solver_check.py nodes off.json --seeds 12:30 --off MOBILITY
@@ -46,8 +46,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-
-import numpy as np
 
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
@@ -168,12 +166,11 @@ def nodes(
                 if not long_run:
                     eng.clear()
                 n0 = eng.counters().nodes
-                kinds0 = eng.counters().stores_by_kind.copy()
                 t0 = time.process_time()
                 v = value_of(root, seat, eng)
                 dt = time.process_time() - t0
                 n = eng.counters().nodes - n0
-                rows[f"{preset}/{seed}/{seat}"] = [v, n, round(dt, 3), _on_lead_share(eng, kinds0)]
+                rows[f"{preset}/{seed}/{seat}"] = [v, n, round(dt, 3)]
             if playouts:
                 known = tuple(int(rows[f"{preset}/{seed}/{q}"][0]) for q in range(4))
                 n0 = eng.counters().nodes
@@ -190,17 +187,9 @@ def nodes(
     return 0
 
 
-def _on_lead_share(eng: Engine, kinds0: np.ndarray) -> float:
-    """Share of a solve's table stores made with the target on lead (the rest: another seat
-    on lead). Near 0 means the other seats kept the lead through the whole proof."""
-    kinds = eng.counters().stores_by_kind - kinds0  # [tricks left, result, target on lead]
-    total = int(kinds.sum())
-    return round(float(kinds[:, :, 1].sum()) / max(total, 1), 3)
-
-
 def tail(path: Path) -> int:
-    """The slowest 5 % of a ``nodes`` file's seat-solves: their share of all nodes, values and
-    share of table stores with the target on lead (which kind of proof the tail is)."""
+    """The slowest 5 % of a ``nodes`` file's seat-solves: their share of all nodes, their values
+    and nodes."""
     rows = json.loads(path.read_text())
     solves = sorted(
         ((k, r) for k, r in rows.items() if not k.endswith("/playout")), key=lambda kr: -kr[1][1]
@@ -210,8 +199,7 @@ def tail(path: Path) -> int:
     share = sum(r[1] for _, r in top) / max(total, 1)
     print(f"{len(solves)} seat-solves, {total / 1e6:.1f} M nodes; slowest {len(top)}: {share:.0%}")
     for k, r in top:
-        lead = f"{r[3]:.1%}" if len(r) > 3 else "?"
-        print(f"  {k:16} value {r[0]:2}  {r[1] / 1e6:6.1f} M nodes  target-on-lead stores {lead}")
+        print(f"  {k:16} value {r[0]:2}  {r[1] / 1e6:6.1f} M nodes")
     return 0
 
 

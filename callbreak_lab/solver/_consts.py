@@ -112,16 +112,7 @@ ST_TT_STORES = 2
 ST_QUICK_CUTS = 3
 ST_PROBES = 4
 ST_SIBLING_SKIPS = 5
-#: stats[ST_LEFT + n]: trick-boundary nodes with n tricks left (where the work is)
-ST_LEFT = 8
-#: cutoffs at the target's nodes, of them on the first move; the same at the other seats' nodes
-ST_CUTS = 22
-#: stats[ST_KIND + 4 * left + 2 * result + (target on lead)]: table stores by kind
-ST_KIND = 26
-#: stats[ST_POSCUT + 8 * pos + (0 target's node, 4 another seat's) + i]: cutoffs at nodes ``pos``
-#: cards into a trick; i = 0 all, 1 on the first move, 2 moves tried before the cutting one
-ST_POSCUT = ST_KIND + 4 * 14
-N_STATS = ST_POSCUT + 32
+N_STATS = 8
 
 
 def default_opts() -> np.ndarray:

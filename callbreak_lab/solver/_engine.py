@@ -113,6 +113,10 @@ class Engine:
         self.helper_delay = HELPER_DELAY
         self.helper_min_left = HELPER_MIN_LEFT
         self.children_first_left = CHILDREN_FIRST_LEFT
+        #: None: the helper thread works whenever it is useful. An ``Event``: only while it is
+        #: set (a caller running several single-search engines side by side lets an engine's
+        #: helper work once a core is idle: ``advice``'s layouts at the end of a decision)
+        self.helper_gate: threading.Event | None = None
         self.deal_clears = 0  # times the table was emptied for a new deal
         self.new_deal_share: float | None = NEW_DEAL_STORES  # None: a new deal keeps it
         self._seen = [0, 0, 0, 0]  # each seat's cards in the positions of the current deal
@@ -255,6 +259,15 @@ class Engine:
         left = int(sum(POP[args.hands[mover, s]] for s in range(4)))
         return self.threads > 1 and left >= self.helper_min_left
 
+    @property
+    def parallel(self) -> bool:
+        """Whether the helper thread works now (two threads and no closed ``helper_gate``):
+        lists of searches are then shared out, and ``api.values_of`` searches the children
+        at once; otherwise one search at a time, the helper joining a long one if the gate
+        opens while it runs."""
+        gate = self.helper_gate
+        return self.threads > 1 and (gate is None or gate.is_set())
+
     def interrupt(self) -> None:
         """Stop the search running on this engine, from another thread (a time limit): it, and
         every search started until ``resume``, raises ``SearchTimeout``. The table keeps only
@@ -307,7 +320,7 @@ class Engine:
         both take searches from the list (``Pool``); with one, a single search or small ones
         (under ``helper_min_left`` tricks), in turn."""
         todo = [j for j in jobs if j is not None]
-        if len(todo) < 2 or not all(self._wants_helper(j) for j in todo):
+        if len(todo) < 2 or not self.parallel or not all(self._wants_helper(j) for j in todo):
             return [0 if j is None else self.value_of_job(j) for j in jobs]
         self._make_room()
         pool = Pool(todo)

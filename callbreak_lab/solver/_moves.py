@@ -222,8 +222,11 @@ def gen_moves(
     if pos > 0:
         led, best, wo = trick_info(tc, ts, pos)
     lmark = legal_suits(hand, pos, led, best, mb, vr, ban, legal)
+    # the live cards of each suit: every suit's on lead (the table's lead, the killer and the
+    # replies count need them), only the legal suits' when following
     for s in range(4):
-        live[s] = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+        if pos == 0 or legal[s] != 0:
+            live[s] = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     for i in range(pos):
         c = tc[ts + i]
         live[c // 13] |= 1 << (c % 13)
@@ -241,10 +244,11 @@ def gen_moves(
                     break
     hint_rep = -1
     kill_rep = -1
-    if killer >= 0 and (hand[killer // 13] >> (killer % 13)) & 1:
-        kill_rep = rep_of(killer, hand[killer // 13], live[killer // 13])
-    if hint >= 0 and (hand[hint // 13] >> (hint % 13)) & 1:
-        hint_rep = rep_of(hint, hand[hint // 13], live[hint // 13])
+    if pos == 0:  # only leads are ordered by them
+        if killer >= 0 and (hand[killer // 13] >> (killer % 13)) & 1:
+            kill_rep = rep_of(killer, hand[killer // 13], live[killer // 13])
+        if hint >= 0 and (hand[hint // 13] >> (hint % 13)) & 1:
+            hint_rep = rep_of(hint, hand[hint // 13], live[hint // 13])
     n = 0
     for s in range(4):
         m = legal[s]

@@ -29,11 +29,7 @@ from ._consts import (
     OPT_SIBLING,
     OPT_TT,
     POP,
-    ST_CUTS,
-    ST_KIND,
-    ST_LEFT,
     ST_NODES,
-    ST_POSCUT,
     ST_PROBES,
     ST_QUICK_CUTS,
     ST_SIBLING_SKIPS,
@@ -147,7 +143,6 @@ def _store(hands, pl, p, r, card, rel, target, fl, table, gen, stats):
         hi = need - 1
     tt_store(table, gen, pl[p, F_W0], fl, target, codes, hands, rel, left, lo, hi, best)
     stats[ST_TT_STORES] += 1
-    stats[ST_KIND + left * 4 + r * 2 + (1 if leader == target else 0)] += 1
 
 
 @kernel
@@ -218,7 +213,6 @@ def probe(hands, problem, k, ws, table, run):
                 left = 0
                 for s in range(4):
                     left += POP[hands[leader, s]]
-                stats[ST_LEFT + left] += 1
                 need = k - won
                 if need <= 0:
                     r = 1
@@ -410,15 +404,6 @@ def probe(hands, problem, k, ws, table, run):
             if pos == 3:
                 rel |= pl[p, F_TMARK]
             if (r == 1) == (mover == target):
-                ci = ST_CUTS if mover == target else ST_CUTS + 2
-                stats[ci] += 1
-                if pl[p, F_MI] == 1:
-                    stats[ci + 1] += 1
-                pi = ST_POSCUT + pos * 8 + (0 if mover == target else 4)
-                stats[pi] += 1
-                if pl[p, F_MI] == 1:
-                    stats[pi + 1] += 1
-                stats[pi + 2] += pl[p, F_MI] - 1
                 rel |= cut_mark(tc, root_pos + p - pos, pos, c, pl[p, F_LMARK])
                 pl[p, F_KILL if mover == target else F_KILL2] = c + 1
                 if not use_part:

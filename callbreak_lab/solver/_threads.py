@@ -44,6 +44,8 @@ HELPER_MIN_LEFT = 6
 CHILDREN_FIRST_LEFT = 8
 #: plies from the root at which the helper tries the other seats' replies in reverse order
 HELPER_REVERSE = 8
+#: seconds between a gated helper's checks that the search it waits to join still runs
+GATE_POLL = 0.002
 
 
 class Job(NamedTuple):
@@ -259,6 +261,9 @@ class Helper:
         deadline = time.perf_counter() + eng.helper_delay
         while eng.ctl[0] == job and time.perf_counter() < deadline:
             time.sleep(0.0005)
+        gate = eng.helper_gate
+        while gate is not None and eng.ctl[0] == job and not gate.wait(GATE_POLL):
+            pass  # a closed gate: join only once it opens (a core fell idle)
         if eng.ctl[0] != job:
             return True
         self.joined += 1

@@ -327,7 +327,7 @@ def values_of(
     legal = legal_mask(root)
     reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
     distinct = sorted(set(reps.values()))
-    if lo < hi and eng.threads > 1 and len(distinct) > 1 and root.left >= eng.children_first_left:
+    if lo < hi and eng.parallel and len(distinct) > 1 and root.left >= eng.children_first_left:
         # the root's value comes out of its children's (their best): no proof of the root
         # first, and the pool shares out all of the work instead of the helper joining a proof
         eng.new_generation()
