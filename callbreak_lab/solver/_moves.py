@@ -190,6 +190,9 @@ def gen_moves(
     pos,
     tc,
     ts,
+    led,
+    best,
+    wo,
     mb,
     vr,
     ban,
@@ -212,15 +215,11 @@ def gen_moves(
     (the table's best lead) or -1; ``killer`` a lead to try next (the last lead that cut off
     at this ply, a "killer move"; leads only: on following cards it cost more than it saved) or
     -1. ``use_mob``: the target's leads that the others can answer in fewest ways first (after
-    the table's lead, the killer and sure winners). ``legal``, ``live``, ``scores``, ``spare``
-    are scratch arrays.
+    the table's lead, the killer and sure winners). ``led``, ``best``, ``wo``: the trick so far
+    (``trick_info``, unused on lead). ``legal``, ``live``, ``scores``, ``spare`` are scratch
+    arrays.
     """
     hand = hands[mover]
-    led = 0
-    best = 0
-    wo = 0
-    if pos > 0:
-        led, best, wo = trick_info(tc, ts, pos)
     lmark = legal_suits(hand, pos, led, best, mb, vr, ban, legal)
     # the live cards of each suit: every suit's on lead (the table's lead, the killer and the
     # replies count need them), only the legal suits' when following

@@ -209,6 +209,9 @@ def probe(hands, problem, k, ws, table, run):
             hint = -1
             ban = 0
             rel = 0
+            led = 0
+            best = 0
+            wo = 0
             if pos == 0:
                 left = 0
                 for s in range(4):
@@ -278,7 +281,10 @@ def probe(hands, problem, k, ws, table, run):
                     pl[p, F_W0] = w0
                     pl[p, F_BASE] = base
                     pl[p, F_NEED] = need
-            elif use_decided:
+            else:
+                # the trick so far (move generation needs it too)
+                led, best, wo = trick_info(tc, ts, pos)
+            if pos > 0 and use_decided:
                 # nobody still to play can beat the winning card (``can_beat`` ignores the
                 # must-follow rules, so it errs towards "can"): the trick's winner is fixed; stop
                 # when that alone settles the question, or (with the sure-trick bounds) that and
@@ -286,7 +292,6 @@ def probe(hands, problem, k, ws, table, run):
                 # to come (the next trick's bounds would stop each of them; the check costs about
                 # what it saves in time and saves nodes). The result relied on the winning
                 # card's rank (marked as at a completed trick).
-                led, best, wo = trick_info(tc, ts, pos)
                 fixed = True
                 for j in range(pos, 4):
                     if can_beat(hands[(leader + j) % 4], best, led):
@@ -331,6 +336,9 @@ def probe(hands, problem, k, ws, table, run):
                 pos,
                 tc,
                 ts,
+                led,
+                best,
+                wo,
                 mb,
                 vr,
                 ban,
