@@ -171,7 +171,7 @@ def _lower(hands, leader, target, vr, stop=99):
         # target has other spades to play in them.
         x = HI[tsp]
         above = osp & ABOVE[x + 1]
-        rho = hands[(target + 3) % 4, 3]
+        rho = hands[(target + 3) & 3, 3]
         if above & ~rho == 0 and POP[tsp] - 1 >= POP[above]:
             lb = 1
             lmark = 1 << (39 + x)
@@ -464,7 +464,7 @@ def guess_features(hands, leader, target, left, lb, ub, out):
     out[7] = emax
     out[8] = esum
     out[9] = left
-    place = (target - leader + 4) % 4
+    place = (target - leader + 4) & 3
     if place == 0:
         out[10] = 1
     elif place == 1:

@@ -138,7 +138,7 @@ def coalition_takes(hands, leader, target, c):
         if r > top:
             return True
         for j in range(1, 4):
-            q = (leader + j) % 4
+            q = (leader + j) & 3
             if q == target:
                 continue
             h = hands[q, s]
@@ -153,7 +153,7 @@ def coalition_takes(hands, leader, target, c):
         return True
     top = HI[tsp]
     for j in range(1, 4):
-        q = (leader + j) % 4
+        q = (leader + j) & 3
         if q != target and hands[q, s] == 0 and HI[hands[q, 3]] > top:
             return True
     return False
@@ -167,7 +167,7 @@ def lead_replies(hands, mover, c, mb, vr, live, out):
     s = c // 13
     total = 0
     for j in range(1, 4):
-        q = (mover + j) % 4
+        q = (mover + j) & 3
         legal_suits(hands[q], 1, s, c, mb, vr, 0, out)
         for t in range(4):
             m = out[t]
@@ -232,12 +232,12 @@ def gen_moves(
     is_max = mover == target
     side_winning = False
     if pos > 0:
-        ws = (leader + wo) % 4
+        ws = (leader + wo) & 3
         side_winning = (ws == target) == is_max
         if side_winning and pos < 3:
             # only count it as winning when no later enemy can beat it
             for j in range(pos + 1, 4):
-                q = (leader + j) % 4
+                q = (leader + j) & 3
                 if (q == target) != is_max and can_beat(hands[q], best, led):
                     side_winning = False
                     break
@@ -298,7 +298,7 @@ def gen_moves(
                     else:
                         sure = True
                         for j in range(pos + 1, 4):
-                            q = (leader + j) % 4
+                            q = (leader + j) & 3
                             if (q == target) != is_max and can_beat(hands[q], c, led):
                                 sure = False
                                 break

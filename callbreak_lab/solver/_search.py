@@ -199,10 +199,10 @@ def probe(hands, problem, k, ws, table, run):
             if ctl[0] != job:
                 return -1
             stats[ST_NODES] += 1
-            pos = (root_pos + p) % 4
+            pos = (root_pos + p) & 3
             leader = pl[p, F_LEAD]
             won = pl[p, F_WON]
-            mover = (leader + pos) % 4
+            mover = (leader + pos) & 3
             ts = root_pos + p - pos
             pl[p, F_BASE] = -1
             pl[p, F_REL] = 0
@@ -228,12 +228,12 @@ def probe(hands, problem, k, ws, table, run):
                 if left == 1 and use_last:
                     # one card each: the last trick plays itself
                     for j in range(4):
-                        q = (leader + j) % 4
+                        q = (leader + j) & 3
                         for s in range(4):
                             if hands[q, s] != 0:
                                 tc[ts + j] = s * 13 + HI[hands[q, s]]
                     wo, rel = trick_mark(tc, ts)
-                    r = 1 if (leader + wo) % 4 == target else 0
+                    r = 1 if ((leader + wo) & 3) == target else 0
                     mode = _RETURN
                     continue
                 ban = ban_root if p == 0 else 0
@@ -294,11 +294,11 @@ def probe(hands, problem, k, ws, table, run):
                 # card's rank (marked as at a completed trick).
                 fixed = True
                 for j in range(pos, 4):
-                    if can_beat(hands[(leader + j) % 4], best, led):
+                    if can_beat(hands[(leader + j) & 3], best, led):
                         fixed = False
                         break
                 if fixed:
-                    takes = 1 if (leader + wo) % 4 == target else 0
+                    takes = 1 if ((leader + wo) & 3) == target else 0
                     if won + takes >= k:
                         r = 1
                         rel = 1 << best
@@ -310,7 +310,7 @@ def probe(hands, problem, k, ws, table, run):
                         # takes after this one for sure; a target still to play here keeps its
                         # spades or, when it must play one, loses its lowest (none can win)
                         tsp = hands[target, 3]
-                        if (target - leader) % 4 >= pos:
+                        if ((target - leader) & 3) >= pos:
                             tsp &= tsp - 1
                         osp = others_of(hands, target, 3)
                         sm, smark = spade_margin(tsp, osp, k - won - takes)
@@ -369,9 +369,9 @@ def probe(hands, problem, k, ws, table, run):
             mode = _ITER
         elif mode == _ITER:
             i = pl[p, F_MI]
-            pos = (root_pos + p) % 4
+            pos = (root_pos + p) & 3
             leader = pl[p, F_LEAD]
-            mover = (leader + pos) % 4
+            mover = (leader + pos) & 3
             skip = pl[p, F_SKIP]
             while i < pl[p, F_NMV] and (skip >> mv[p, i]) & 1:
                 stats[ST_SIBLING_SKIPS] += 1
@@ -385,7 +385,7 @@ def probe(hands, problem, k, ws, table, run):
                 if pos == 3:
                     wo, tmark = trick_mark(tc, root_pos + p - 3)
                     pl[p, F_TMARK] = tmark
-                    w = (leader + wo) % 4
+                    w = (leader + wo) & 3
                     pl[p + 1, F_LEAD] = w
                     pl[p + 1, F_WON] = won + (1 if w == target else 0)
                 else:
@@ -404,9 +404,9 @@ def probe(hands, problem, k, ws, table, run):
             if p == 0:
                 return r
             p -= 1
-            pos = (root_pos + p) % 4
+            pos = (root_pos + p) & 3
             leader = pl[p, F_LEAD]
-            mover = (leader + pos) % 4
+            mover = (leader + pos) & 3
             c = tc[root_pos + p]
             hands[mover, c // 13] |= 1 << (c % 13)
             if pos == 3:
