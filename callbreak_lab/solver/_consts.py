@@ -83,6 +83,9 @@ MAXPLY = 53  # 52 cards + one sentinel level
 
 #: population count of a 13-bit suit mask
 POP = np.array([bin(i).count("1") for i in range(8192)], dtype=np.int64)
+#: suit and rank of a card 0..51 (a table read instead of a floor division by 13)
+SUIT = np.array([c // 13 for c in range(52)], dtype=np.int64)
+RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 #: index of the highest set bit (-1 for 0)
 HI = np.array([i.bit_length() - 1 for i in range(8192)], dtype=np.int64)
 #: index of the lowest set bit (-1 for 0)

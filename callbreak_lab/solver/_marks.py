@@ -9,7 +9,7 @@ legal-card rule compared against, and the cards of a searched sibling.
 
 from __future__ import annotations
 
-from ._consts import LO, kernel
+from ._consts import LO, RANK, SUIT, kernel
 from ._moves import rep_of, trick_info
 
 
@@ -17,9 +17,9 @@ from ._moves import rep_of, trick_info
 def trick_mark(tc, ts):
     """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
     _led, best, wo = trick_info(tc, ts, 4)
-    bs = best // 13
+    bs = SUIT[best]
     for i in range(4):
-        if i != wo and tc[ts + i] // 13 == bs:
+        if i != wo and SUIT[tc[ts + i]] == bs:
             return wo, 1 << best
     return wo, 0
 
@@ -54,7 +54,7 @@ def cut_mark(tc, ts, pos, c, lmark):
     if lmark == 0:
         return 0
     _led, best, _wo = trick_info(tc, ts, pos)
-    if c // 13 == best // 13 and c > best:
+    if SUIT[c] == SUIT[best] and c > best:
         return 1 << c
     return lmark
 
@@ -68,14 +68,14 @@ def sibling_skips(mine, lv, c, rel):
     equivalent cards reaches a relevant card is kept: it stands for cards the argument does not
     cover. ``mine``: the mover's cards of the suit; ``lv``: the suit's live cards, those already
     in the trick included (13-bit masks)."""
-    s = c // 13
+    s = SUIT[c]
     rs = (rel >> (13 * s)) & 0x1FFF & lv
     m = 13
     if rs != 0:
         m = LO[rs]
-    if c % 13 >= m:
+    if RANK[c] >= m:
         return 0
-    low = mine & ((1 << m) - 1) & ~(1 << (c % 13))
+    low = mine & ((1 << m) - 1) & ~(1 << RANK[c])
     if m < 13 and (mine >> m) & 1:
         # drop the run of the mover's cards that ends at the relevant card m
         low &= (1 << (rep_of(s * 13 + m, mine, lv) % 13)) - 1
@@ -88,6 +88,6 @@ def suit_live(hands, tc, ts, pos, s):
     lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     for j in range(pos):
         cc = tc[ts + j]
-        if cc // 13 == s:
-            lv |= 1 << (cc % 13)
+        if SUIT[cc] == s:
+            lv |= 1 << RANK[cc]
     return lv

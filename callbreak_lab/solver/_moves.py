@@ -7,14 +7,14 @@ of the current trick (and of the whole search line): the trick containing ply ``
 
 from __future__ import annotations
 
-from ._consts import ABOVE, HI, LO, POP, kernel
+from ._consts import ABOVE, HI, LO, POP, RANK, SUIT, kernel
 
 
 @kernel
 def beats(c: int, b: int) -> bool:
     """True when card ``c``, played after ``b``, would beat it (spades are trump)."""
-    cs = c // 13
-    bs = b // 13
+    cs = SUIT[c]
+    bs = SUIT[b]
     if cs == bs:
         return c > b
     return cs == 3
@@ -24,7 +24,7 @@ def beats(c: int, b: int) -> bool:
 def trick_info(tc, ts, pos):
     """(led suit, winning card so far, offset of its player) of the ``pos`` cards at ``tc[ts:]``."""
     best = tc[ts]
-    led = best // 13
+    led = SUIT[best]
     wo = 0
     for i in range(1, pos):
         c = tc[ts + i]
@@ -53,10 +53,10 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):
                 out[s] = hand[s]
         return 0
     f = hand[led]
-    bs = best // 13
+    bs = SUIT[best]
     if f != 0:
         if mb and bs == led:
-            b = f & ABOVE[best % 13 + 1]
+            b = f & ABOVE[RANK[best] + 1]
             out[led] = b if b != 0 else f
             return 1 << best
         out[led] = f
@@ -64,7 +64,7 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):
     sp = hand[3]
     mark = 0
     if bs == 3:
-        higher = sp & ABOVE[best % 13 + 1]
+        higher = sp & ABOVE[RANK[best] + 1]
         if sp != 0:
             mark = 1 << best
     else:
@@ -84,20 +84,20 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):
 @kernel
 def can_beat(hand, c, led):
     """Whether a player holding ``hand`` could beat card ``c`` in a trick led in suit ``led``."""
-    cs = c // 13
+    cs = SUIT[c]
     f = hand[led]
     if f != 0:
-        return cs == led and (f & ABOVE[c % 13 + 1]) != 0
+        return cs == led and (f & ABOVE[RANK[c] + 1]) != 0
     if cs == 3:
-        return (hand[3] & ABOVE[c % 13 + 1]) != 0
+        return (hand[3] & ABOVE[RANK[c] + 1]) != 0
     return hand[3] != 0
 
 
 @kernel
 def rep_of(card, mine, live):
     """The lowest card of the run of equivalent cards (of one suit) that contains ``card``."""
-    s = card // 13
-    r = card % 13
+    s = SUIT[card]
+    r = RANK[card]
     while True:
         below = live & ((1 << r) - 1)
         if below == 0:
@@ -112,8 +112,8 @@ def rep_of(card, mine, live):
 def run_above(card, mine, live):
     """52-bit mask of the cards of ``mine`` (a 13-bit suit mask) equivalent to ``card`` and
     above it."""
-    s = card // 13
-    r = card % 13
+    s = SUIT[card]
+    r = RANK[card]
     m = 0
     while True:
         above = live & ABOVE[r + 1]
@@ -130,8 +130,8 @@ def coalition_takes(hands, leader, target, c):
     """Whether the other seats surely win the trick when ``leader`` (not the target) leads
     ``c``: a partner covers the target's best card of the suit or ruffs it, or tops the target's
     ruff (a move-ordering guess: the must-follow rules aside, it is not a proof)."""
-    s = c // 13
-    r = c % 13
+    s = SUIT[c]
+    r = RANK[c]
     ts = hands[target, s]
     if ts != 0:
         top = HI[ts]
@@ -164,7 +164,7 @@ def lead_replies(hands, mover, c, mb, vr, live, out):
     """How many distinct cards (one per run of equivalent cards) the three other seats may play
     to the lead ``c`` by ``mover``, summed (each judged against ``c`` alone, as if the first to
     follow). ``live``: the live cards of each suit; ``out``: scratch for the legal cards."""
-    s = c // 13
+    s = SUIT[c]
     total = 0
     for j in range(1, 4):
         q = (mover + j) & 3
@@ -228,7 +228,7 @@ def gen_moves(
             live[s] = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     for i in range(pos):
         c = tc[ts + i]
-        live[c // 13] |= 1 << (c % 13)
+        live[SUIT[c]] |= 1 << RANK[c]
     is_max = mover == target
     side_winning = False
     if pos > 0:
@@ -244,10 +244,10 @@ def gen_moves(
     hint_rep = -1
     kill_rep = -1
     if pos == 0:  # only leads are ordered by them
-        if killer >= 0 and (hand[killer // 13] >> (killer % 13)) & 1:
-            kill_rep = rep_of(killer, hand[killer // 13], live[killer // 13])
-        if hint >= 0 and (hand[hint // 13] >> (hint % 13)) & 1:
-            hint_rep = rep_of(hint, hand[hint // 13], live[hint // 13])
+        if killer >= 0 and (hand[SUIT[killer]] >> RANK[killer]) & 1:
+            kill_rep = rep_of(killer, hand[SUIT[killer]], live[SUIT[killer]])
+        if hint >= 0 and (hand[SUIT[hint]] >> RANK[hint]) & 1:
+            hint_rep = rep_of(hint, hand[SUIT[hint]], live[SUIT[hint]])
     n = 0
     for s in range(4):
         m = legal[s]

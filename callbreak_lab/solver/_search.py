@@ -29,12 +29,14 @@ from ._consts import (
     OPT_SIBLING,
     OPT_TT,
     POP,
+    RANK,
     ST_NODES,
     ST_PROBES,
     ST_QUICK_CUTS,
     ST_SIBLING_SKIPS,
     ST_TT_HITS,
     ST_TT_STORES,
+    SUIT,
     kernel,
 )
 from ._marks import all_moves_mark, cut_mark, sibling_skips, suit_live, trick_mark
@@ -132,7 +134,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, table, gen, stats):
     need = pl[p, F_NEED]
     best = -1
     if card >= 0:
-        s = card // 13
+        s = SUIT[card]
         best = rel_of(card, hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s])
     codes = pl[p, F_CODE : F_CODE + 4]
     if r:
@@ -362,7 +364,7 @@ def probe(hands, problem, k, ws, table, run):
                     mv[p, j] = mv[p, n - 1 - j]
                     mv[p, n - 1 - j] = t
             pl[p, F_LMARK] = lmark
-            pl[p, F_AMARK] = all_moves_mark(hands[mover], legal, tc[ts] // 13, vr, lmark)
+            pl[p, F_AMARK] = all_moves_mark(hands[mover], legal, SUIT[tc[ts]], vr, lmark)
             pl[p, F_NMV] = n
             pl[p, F_MI] = 0
             pl[p, F_SKIP] = 0
@@ -379,7 +381,7 @@ def probe(hands, problem, k, ws, table, run):
             if i < pl[p, F_NMV]:
                 c = mv[p, i]
                 pl[p, F_MI] = i + 1
-                hands[mover, c // 13] ^= 1 << (c % 13)
+                hands[mover, SUIT[c]] ^= 1 << RANK[c]
                 tc[root_pos + p] = c
                 won = pl[p, F_WON]
                 if pos == 3:
@@ -408,7 +410,7 @@ def probe(hands, problem, k, ws, table, run):
             leader = pl[p, F_LEAD]
             mover = (leader + pos) & 3
             c = tc[root_pos + p]
-            hands[mover, c // 13] |= 1 << (c % 13)
+            hands[mover, SUIT[c]] |= 1 << RANK[c]
             if pos == 3:
                 rel |= pl[p, F_TMARK]
             if (r == 1) == (mover == target):
@@ -418,10 +420,10 @@ def probe(hands, problem, k, ws, table, run):
                     rel = _ALL
                 _store(hands, pl, p, r, c, rel, target, fl, table, gen, stats)
             else:
-                s = c // 13
+                s = SUIT[c]
                 mine = hands[mover, s]
                 # skipping needs more moves to come and another card of the suit
-                sib = use_sibling != 0 and pl[p, F_MI] < pl[p, F_NMV] and mine != 1 << (c % 13)
+                sib = use_sibling != 0 and pl[p, F_MI] < pl[p, F_NMV] and mine != 1 << RANK[c]
                 lv = 0
                 if use_equiv or sib:
                     lv = suit_live(hands, tc, root_pos + p - pos, pos, s)
