@@ -1,0 +1,191 @@
+"""The Monte Carlo reference of a hand: deal the unseen cards around it and solve every layout.
+
+``monte_carlo`` deals layouts with ``seat.dealing.deal_around`` (uniform among the layouts
+consistent with the known cards and voids), solves each with the double-dummy solver's batch
+functions and summarises, for one seat, the distribution of its play-out tricks (the forecast the
+bid model learns) and of its guaranteed tricks (the double-dummy floor), plus the expected score of
+every legal call. It is the slow, exact-in-the-limit reference the bid model approximates
+(``mc_distribution`` gives the bid model's evaluation its column).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from callbreak_lab.bidding import calls as _calls
+from callbreak_lab.cards import Hand, HandLike
+from callbreak_lab.errors import SolverInputError
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.dealing import VoidSuits, deal_around, deals_from_masks
+from callbreak_lab.seat.outcomes import weighted_mean_se
+
+__all__ = ["MonteCarloResult", "mc_distribution", "monte_carlo"]
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """Single-dummy summary for one seat over ``n`` sampled layouts.
+
+    ``playout``/``dd``: per-layout play-out tricks and guaranteed tricks (double-dummy value) of
+    the seat; ``playout_dist``/``dd_dist``: their distributions over 0..13 (14 probabilities);
+    ``calls``: the legal calls; ``expected``: expected score in tenths of each call when the
+    seat takes its play-out tricks, with standard errors ``expected_se``; ``advice``: the best
+    call (``calls.best_call`` on ``playout_dist``); ``masks``: the layouts (n, 4) uint64.
+    """
+
+    hand: Hand
+    seat: int
+    rules: Ruleset
+    masks: np.ndarray
+    playout: np.ndarray
+    dd: np.ndarray
+    playout_dist: np.ndarray
+    dd_dist: np.ndarray
+    calls: np.ndarray
+    expected: np.ndarray
+    expected_se: np.ndarray
+    advice: _calls.CallAdvice
+
+    @property
+    def n(self) -> int:
+        """Number of layouts solved."""
+        return int(self.playout.shape[0])
+
+    @property
+    def best_call(self) -> int:
+        """The call with the best expected score (ties to the lower call)."""
+        return self.advice.call
+
+    @property
+    def mean_playout(self) -> tuple[float, float]:
+        """Mean play-out tricks and its standard error."""
+        return _mean_se(self.playout)
+
+    @property
+    def mean_dd(self) -> tuple[float, float]:
+        """Mean guaranteed tricks and its standard error."""
+        return _mean_se(self.dd)
+
+    def table(self) -> list[tuple[int, float, float]]:
+        """Rows ``(call, expected score in tenths, standard error)``."""
+        return [
+            (int(c), float(e), float(s))
+            for c, e, s in zip(self.calls, self.expected, self.expected_se, strict=True)
+        ]
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    """Mean and standard error of equally weighted layouts (NaN where undefined)."""
+    n = len(x)
+    if n == 0:
+        return float("nan"), float("nan")
+    mean, se = weighted_mean_se(x.astype(np.float64), np.ones(n))
+    return mean, (se if n > 1 else float("nan"))
+
+
+def _distribution(tricks: np.ndarray) -> np.ndarray:
+    return np.bincount(tricks.astype(np.int64), minlength=14)[:14] / max(len(tricks), 1)
+
+
+def _solve_layouts(
+    masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int, progress: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The seat's guaranteed and play-out tricks in every layout, via the solver's batch call
+    (one pass per layout: the seat's value, then the play-out from it and the same table; the
+    other seats' values are never solved at the root, which would cost about 3x more)."""
+    from callbreak_lab import solver
+
+    deals = deals_from_masks(masks)
+    dd, results = solver.values_and_playouts(deals, seat, rules, n_jobs=n_jobs, progress=progress)
+    po = np.array([r.tricks[seat] for r in results], dtype=np.int64)
+    return dd.reshape(len(deals)), po
+
+
+def _solve_until(
+    masks: np.ndarray, seat: int, rules: Ruleset, seconds: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``_solve_layouts`` one layout at a time until ``seconds`` have passed (one at least)."""
+    t0 = time.perf_counter()
+    dd: list[int] = []
+    po: list[int] = []
+    for row in masks:
+        if dd and time.perf_counter() - t0 >= seconds:
+            break
+        d, p = _solve_layouts(row[None, :], seat, rules, 1, False)
+        dd.append(int(d[0]))
+        po.append(int(p[0]))
+    return np.array(dd, dtype=np.int64), np.array(po, dtype=np.int64)
+
+
+def monte_carlo(
+    hand: HandLike,
+    seat: int,
+    rules: Ruleset | str,
+    n: int = 200,
+    seed: int | np.random.Generator | None = 0,
+    n_jobs: int = 1,
+    progress: bool = False,
+    known: Mapping[int, HandLike] | None = None,
+    voids: Mapping[int, VoidSuits] | None = None,
+    time_limit: float | None = None,
+) -> MonteCarloResult:
+    """Single-dummy reference for ``hand`` at ``seat``: deal ``n`` layouts with ``deal_around``,
+    solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
+
+    Expected scores are exact for the sampled layouts; their standard errors shrink like
+    ``1/sqrt(n)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
+    ``deal_around``. ``time_limit`` (seconds, with ``n_jobs=1``): solve the layouts in order
+    and start no new one once that much time has passed; the result then summarises the
+    layouts solved (``n`` says how many, at least one). A layout's solve ranges from
+    milliseconds to seconds, so a bound on the count alone does not bound the time.
+    """
+    r = Ruleset.coerce(rules)
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
+        raise SolverInputError(f"n must be a positive int, got {n!r}")
+    if time_limit is not None and (not time_limit > 0 or n_jobs != 1):
+        raise SolverInputError(
+            f"time_limit must be a positive number of seconds, with n_jobs=1; got {time_limit!r}"
+            f" with n_jobs={n_jobs!r}"
+        )
+    masks = deal_around(hand, seat, int(n), seed, known=known, voids=voids)
+    own = Hand(int(masks[0, seat]))
+    if time_limit is None:
+        dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
+    else:
+        dd, po = _solve_until(masks, int(seat), r, float(time_limit))
+        masks = masks[: len(po)]
+    po_dist = _distribution(po)
+    scores = _calls.score_matrix(r)[:, po]  # (n_calls, n) tenths per layout
+    expected = _calls.expected_scores(po_dist, r)
+    se = (
+        scores.std(axis=1, ddof=1) / np.sqrt(len(po))
+        if len(po) > 1
+        else np.full(len(expected), np.nan)
+    )
+    return MonteCarloResult(
+        hand=own,
+        seat=int(seat),
+        rules=r,
+        masks=masks,
+        playout=po,
+        dd=dd,
+        playout_dist=po_dist,
+        dd_dist=_distribution(dd),
+        calls=_calls.legal_calls(r),
+        expected=expected,
+        expected_se=se,
+        advice=_calls.best_call(po_dist, r),
+    )
+
+
+def mc_distribution(
+    mask: int, seat: int, rules: Ruleset, n: int, seed: int, n_jobs: int = 1
+) -> np.ndarray:
+    """The Monte Carlo play-out distribution (14 numbers) of one hand in its seat (the column
+    ``bidding.evaluation.evaluate`` compares the bid model with)."""
+    result = monte_carlo(Hand(int(mask)), int(seat), rules, n=n, seed=seed, n_jobs=n_jobs)
+    return np.asarray(result.playout_dist, dtype=np.float64)
