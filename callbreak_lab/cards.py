@@ -267,6 +267,19 @@ class Hand:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable")
 
+    # --- pickling and copying -------------------------------------------------------------------
+    # Pickle's default for a class with slots makes an empty object and then sets the slots,
+    # which the raising ``__setattr__`` refuses: a hand is rebuilt from its mask by the
+    # constructor instead, which checks the mask.
+    def __reduce__(self) -> tuple[type[Self], tuple[int]]:
+        return (type(self), (self.mask,))
+
+    def __copy__(self) -> Self:
+        return self  # immutable: the copy is the hand itself, as for int and str
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
+
     # --- construction -------------------------------------------------------------------------
     @classmethod
     def from_cards(cls, cards: Iterable[CardLike]) -> Hand:
@@ -538,6 +551,18 @@ class Deal:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Deal is immutable")
+
+    # --- pickling and copying -------------------------------------------------------------------
+    # As for ``Hand``: rebuilt from its four hands by the constructor, which checks that they
+    # still form a deal.
+    def __reduce__(self) -> tuple[type[Self], tuple[tuple[Hand, Hand, Hand, Hand]]]:
+        return (type(self), (self.hands,))
+
+    def __copy__(self) -> Self:
+        return self  # immutable (and so are its hands): the copy is the deal itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
 
     @classmethod
     def _trusted(cls, masks: Sequence[int]) -> Deal:
