@@ -5,10 +5,16 @@ from __future__ import annotations
 import random
 import sys
 import threading
+from collections.abc import Callable
+
+import pytest
 
 from callbreak_lab import solver
 from callbreak_lab.cards import Deal
+from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
+from callbreak_lab.solver._engine import _jit_enabled
+from callbreak_lab.solver.api import engine
 
 
 def _positions(n: int, seed: int) -> list[Position]:
@@ -50,11 +56,62 @@ def test_threads_solving_at_once_agree_with_one_thread() -> None:
 
 
 def test_each_thread_has_its_own_engine() -> None:
-    from callbreak_lab.solver.api import engine
-
     seen: list[object] = []
     t = threading.Thread(target=lambda: seen.append(engine()))
     t.start()
     t.join()
     assert engine() is engine()
     assert seen[0] is not engine()
+
+
+def _in_a_thread(fn: Callable[[], object]) -> object:
+    """``fn()`` on a new thread (with an engine of its own): its result or the error it raised."""
+    out: list[object] = []
+
+    def run() -> None:
+        try:
+            out.append(fn())
+        except Exception as e:
+            out.append(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0]
+
+
+def test_engine_threads_make_the_engine_and_then_must_match_it() -> None:
+    """``engine(threads=n)`` makes the thread's engine with ``n`` threads; once it exists, the
+    same ``n`` (or None) returns it, and another ``n`` is a UsageError naming both counts
+    rather than being ignored."""
+
+    def asked_twice(first: int, second: int | None) -> object:
+        eng = engine(threads=first)
+        return engine(threads=second) is eng and eng.threads
+
+    assert _in_a_thread(lambda: asked_twice(1, 1)) == 1
+    assert _in_a_thread(lambda: asked_twice(1, None)) == 1
+    assert _in_a_thread(lambda: asked_twice(2, 2)) == (2 if _jit_enabled() else 1)
+    for first, second in [(1, 2), (2, 1)]:
+        err = _in_a_thread(lambda f=first, s=second: asked_twice(f, s))
+        assert isinstance(err, UsageError)
+        assert f"engine(threads={second})" in str(err) and f"threads={first}" in str(err)
+
+
+def test_engine_threads_after_the_threads_first_solve() -> None:
+    """A thread's first solve makes its engine with ``default_threads``: asking for the other
+    count afterwards is refused."""
+    other = 3 - solver.default_threads()
+
+    def solve_then_ask() -> object:
+        solver.dd_table(_positions(1, seed=4)[0])
+        return engine(threads=other)
+
+    err = _in_a_thread(solve_then_ask)
+    assert isinstance(err, UsageError) and "its first solve" in str(err), err
+
+
+@pytest.mark.parametrize("bad", [0, 3, True, 1.0, "2"])
+def test_engine_threads_are_checked(bad: object) -> None:
+    with pytest.raises(UsageError, match="threads must be 1 or 2"):
+        engine(threads=bad)  # type: ignore[arg-type]
