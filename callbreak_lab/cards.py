@@ -167,7 +167,7 @@ class Card(int):
         return f"Card.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import card_html
+        from callbreak_lab.render.html import card_html
 
         return card_html(self)
 
@@ -473,7 +473,7 @@ class Hand:
         return f"Hand.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import hand_html
+        from callbreak_lab.render.html import hand_html
 
         return hand_html(self)
 
@@ -668,6 +668,6 @@ class Deal:
         return f"Deal.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import deal_html
+        from callbreak_lab.render.html import deal_html
 
         return deal_html(self)

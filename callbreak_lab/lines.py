@@ -198,7 +198,7 @@ class Step:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (cards as text in letters, the reasons' cards too)."""
-        from callbreak_lab.lines_render import letters
+        from callbreak_lab.render.text import letters
 
         d: dict[str, Any] = {
             "seat": self.seat,
@@ -354,7 +354,7 @@ class Line:
 
     def text(self, detail: bool = False) -> str:
         """Plain text, one line per trick (``detail``: each decision's values and reasons)."""
-        from callbreak_lab.lines_render import line_text
+        from callbreak_lab.render.text import line_text
 
         return line_text(self, detail)
 
@@ -362,7 +362,7 @@ class Line:
         return self.text()
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.lines_render import line_html
+        from callbreak_lab.render.text import line_html
 
         return line_html(self)
 

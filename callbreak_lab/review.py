@@ -153,7 +153,7 @@ class Review:
 
     def text(self, detail: bool = False) -> str:
         """Plain text: one line per trick, then the flagged cards and the summary."""
-        from callbreak_lab.lines_render import review_text
+        from callbreak_lab.render.text import review_text
 
         return review_text(self, detail)
 
@@ -161,7 +161,7 @@ class Review:
         return self.text()
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.lines_render import review_html
+        from callbreak_lab.render.text import review_html
 
         return review_html(self)
 

@@ -9,8 +9,8 @@ import ipywidgets as W
 
 from callbreak_lab.cards import Card, Deal
 from callbreak_lab.errors import CallbreakLabError
+from callbreak_lab.render.svg import PLAYED, table_svg
 from callbreak_lab.rules import PRESETS, format_tenths
-from callbreak_lab.svg import PLAYED, table_svg
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 from callbreak_lab.widgets.views import (
@@ -28,9 +28,10 @@ RED = "#c0392b"
 
 
 class PlayLineView:
-    """The card table (``callbreak_lab.svg.table_svg``, the studied seat at the bottom) with the
-    legal cards raised and labelled with their values, calls, tricks and the line's result at the
-    side; previous / next / slider to step; a button per legal card to branch and see its cost."""
+    """The card table (``callbreak_lab.render.svg.table_svg``, the studied seat at the bottom)
+    with the legal cards raised and labelled with their values, calls, tricks and the line's result
+    at the side; previous / next / slider to step; a button per legal card to branch and see its
+    cost."""
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller

@@ -9,7 +9,7 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card
-from callbreak_lab.svg import table_svg
+from callbreak_lab.render.svg import table_svg
 from callbreak_lab.widgets.table_controller import PlayTable
 from callbreak_lab.widgets.views import (
     error_html,

@@ -13,7 +13,7 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card
-from callbreak_lab.render import deal_html
+from callbreak_lab.render.html import deal_html
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker

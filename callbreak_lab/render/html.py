@@ -1,5 +1,5 @@
 """HTML for Jupyter (``_repr_html_``): plain HTML with inline CSS, everything escaped. A
-position shows as the SVG card table of ``callbreak_lab.svg``.
+position shows as the SVG card table of ``callbreak_lab.render.svg``.
 
 The core classes import this module lazily, so cards/rules/game stay free of rendering code.
 """
@@ -91,9 +91,9 @@ def deal_html(deal: Deal, direction: str = "clockwise") -> str:
 
 
 def position_html(position: Position) -> str:
-    """The card table of ``callbreak_lab.svg.table_svg`` (seat 0 at the bottom, the legal cards
-    of the seat to move raised) in a div."""
-    from callbreak_lab.svg import table_svg
+    """The card table of ``callbreak_lab.render.svg.table_svg`` (seat 0 at the bottom, the legal
+    cards of the seat to move raised) in a div."""
+    from callbreak_lab.render.svg import table_svg
 
     return f'<div class="cb-position">{table_svg(position)}</div>'
 

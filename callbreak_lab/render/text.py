@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from callbreak_lab.cards import Card
-from callbreak_lab.render import BLACK, RED
+from callbreak_lab.render.html import BLACK, RED
 from callbreak_lab.rules import Ruleset, format_tenths
 
 if TYPE_CHECKING:
