@@ -11,7 +11,8 @@ import pytest
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, play_out, random_player
 from callbreak_lab.cards import ALL_CARDS
 from callbreak_lab.errors import CallbreakLabError, SeatError
-from callbreak_lab.render.svg import BEST, BLACK, PLAYED, RED, card_svg, hand_svg, table_svg
+from callbreak_lab.render.style import BEST, BLACK, PLAYED, RED
+from callbreak_lab.render.svg import card_svg, hand_svg, table_svg
 from callbreak_lab.rules import format_tenths
 
 NS = {"s": "http://www.w3.org/2000/svg"}

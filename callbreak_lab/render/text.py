@@ -1,24 +1,32 @@
-"""Text and HTML renderings of lines (``callbreak_lab.lines``) and double-dummy reviews
-(``callbreak_lab.review``).
+"""Plain text of lines (``callbreak_lab.lines``) and reviews (``callbreak_lab.review``): the
+text outputs of the library and the command line, cards in letters (``QH``).
 
-Plain HTML with inline CSS, every piece of text escaped; no widget or web imports.
+The wording pieces shared with the HTML tables (``counts_text``, ``values_text``,
+``trick_groups``, ``played_before``, ``scores_text``, ``line_header``, ...) live here once;
+``callbreak_lab.render.html`` builds on them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from html import escape
 from typing import TYPE_CHECKING
 
-from callbreak_lab.cards import Card
-from callbreak_lab.render.html import BLACK, RED
+from callbreak_lab.cards import Card, letters
+from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
 
 if TYPE_CHECKING:
-    from callbreak_lab.game import Position
     from callbreak_lab.lines import Line, Step
-    from callbreak_lab.review import CardReview, Review
+    from callbreak_lab.review import CardJudgement, CardReview, Review, SingleDummyReview
+
+__all__ = [
+    "LEGEND",
+    "REVIEW_LEGEND",
+    "line_header",
+    "line_text",
+    "review_text",
+    "single_dummy_review_text",
+]
 
 LEGEND = (
     "Legend: * forced (the rules left one legal card)  ? not the best card for its player  "
@@ -30,16 +38,8 @@ REVIEW_LEGEND = (
 )
 
 
-_SYMBOL_CARD = re.compile("([2-9TJQKA])([♣♦♥♠])")
-
-
-def letters(text: str) -> str:
-    """``text`` with every card written in letters (``2♦`` -> ``2D``): the rules word their
-    restrictions with suit symbols, while the plain-text and JSON outputs name cards in letters."""
-    return _SYMBOL_CARD.sub(lambda m: m.group(1) + "CDHS"["♣♦♥♠".index(m.group(2))], text)
-
-
-def _counts(tricks: Sequence[int], calls: Sequence[int] | None) -> str:
+def counts_text(tricks: Sequence[int], calls: Sequence[int] | None) -> str:
+    """Tricks won per seat: ``2/3 4/4 ..`` against the calls, ``2-4-..`` without calls."""
     if calls:
         return " ".join(f"{t}/{c}" for t, c in zip(tricks, calls, strict=True))
     return "-".join(str(t) for t in tricks)
@@ -49,14 +49,22 @@ def _mark(step: Step, flagged: bool) -> str:
     return "*" if step.forced else ("?" if flagged else "")
 
 
-def _values_text(step: Step, symbols: bool = False) -> str:
-    items = sorted(step.values.items(), key=lambda kv: (-kv[1], -kv[0].suit, -kv[0].rank))
+def ranked_values(step: Step) -> list[tuple[Card, int]]:
+    """The step's legal cards with their values, best first (then the higher suit and rank)."""
+    return sorted(step.values.items(), key=lambda kv: (-kv[1], -kv[0].suit, -kv[0].rank))
+
+
+def values_text(step: Step, symbols: bool = False) -> str:
+    """Each legal card's value, best first (``symbols``: cards as ``Q♥``), or ``any of n cards``
+    when they are all equal."""
+    items = ranked_values(step)
     if len({v for _, v in items}) == 1 and len(items) > 1:
         return f"any of {len(items)} cards: {items[0][1]}"
     return ", ".join(f"{c.symbol() if symbols else c} {v}" for c, v in items)
 
 
-def _groups(steps: Sequence[Step]) -> list[list[Step]]:
+def trick_groups(steps: Sequence[Step]) -> list[list[Step]]:
+    """``steps`` cut into tricks (a row of the text or of the HTML table each)."""
     groups: list[list[Step]] = []
     for s in steps:
         if not groups or groups[-1][0].trick != s.trick:
@@ -65,7 +73,7 @@ def _groups(steps: Sequence[Step]) -> list[list[Step]]:
     return groups
 
 
-def _before(start: Position, group: list[Step]) -> list[tuple[int, Card]]:
+def played_before(start: Position, group: list[Step]) -> list[tuple[int, Card]]:
     """Cards of the group's trick played before the line started (its first trick only)."""
     if group[0].trick != start.trick_index:
         return []
@@ -75,7 +83,7 @@ def _before(start: Position, group: list[Step]) -> list[tuple[int, Card]]:
 def _trick_row(
     start: Position, group: list[Step], calls: Sequence[int] | None, flags: dict[int, int]
 ) -> str:
-    cells = [f"S{seat} ({c})" for seat, c in _before(start, group)]
+    cells = [f"S{seat} ({c})" for seat, c in played_before(start, group)]
     for s in group:
         lost = flags.get(s.index, 0)
         tail = f"-{lost}" if lost > 0 else ""
@@ -83,7 +91,7 @@ def _trick_row(
     row = f"T{group[0].trick + 1:<3} " + " ".join(f"{c:<8}" for c in cells)
     last = group[-1]
     if last.winner is not None and last.tricks is not None:
-        row += f" -> S{last.winner}  {_counts(last.tricks, calls)}"
+        row += f" -> S{last.winner}  {counts_text(last.tricks, calls)}"
     return row.rstrip()
 
 
@@ -100,10 +108,11 @@ def _detail(step: Step, flagged: int = 0) -> str:
             f"  | single-dummy: {sd.best} best, {step.card} {sd.value(step.card):+.2f} {unit}"
             + ("  <- differs" if step.disagrees else "")
         )
-    return f"{head:<14} {_values_text(step)}{why}{note}"
+    return f"{head:<14} {values_text(step)}{why}{note}"
 
 
-def _scores(tricks: Sequence[int], calls: Sequence[int] | None, rules: Ruleset) -> str:
+def scores_text(tricks: Sequence[int], calls: Sequence[int] | None, rules: Ruleset) -> str:
+    """`` scores 3.1 -4 ..`` of the calls for ``tricks`` (nothing without calls)."""
     if not calls:
         return ""
     return " scores " + " ".join(
@@ -151,12 +160,12 @@ def line_text(line: Line, detail: bool = False) -> str:
     if line.branched_at is not None:
         s = line.steps[line.branched_at]
         flags[s.index] = 0 if s.is_best else -1
-    for group in _groups(line.steps):
+    for group in trick_groups(line.steps):
         out.append(_trick_row(line.start, group, line.calls, flags))
         if detail:
             out.extend(_detail(s) for s in group)
     t = line.tricks
-    out.append(f"Result: {_counts(t, line.calls)}{_scores(t, line.calls, line.rules)}")
+    out.append(f"Result: {counts_text(t, line.calls)}{scores_text(t, line.calls, line.rules)}")
     if line.single is not None:
         moments = line.disagreements()
         out.append(
@@ -178,8 +187,8 @@ def review_text(review: Review, detail: bool = False) -> str:
         "player's own double-dummy value (deal tricks it can guarantee) before and after it."
     ]
     flags = {e.step.index: e.lost for e in review.entries}
-    start_pos = _empty_position(review)
-    for group in _groups([e.step for e in review.entries]):
+    start_pos = Position(review.deal, review.rules)
+    for group in trick_groups([e.step for e in review.entries]):
         out.append(_trick_row(start_pos, group, review.calls, flags))
         if detail:
             out.extend(_detail(s, flags[s.index]) for s in group)
@@ -192,13 +201,14 @@ def review_text(review: Review, detail: bool = False) -> str:
         + "; ".join(f"seat {s}: {fl[s]} card(s), {lo[s]} trick(s) lost" for s in range(4))
     )
     t = review.tricks
-    out.append(f"Tricks: {_counts(t, review.calls)}{_scores_if_done(review)}")
+    out.append(f"Tricks: {counts_text(t, review.calls)}{review_scores(review)}")
     out.append(REVIEW_LEGEND)
     return "\n".join(out)
 
 
-def _scores_if_done(review: Review) -> str:
-    return _scores(review.tricks, review.calls, review.rules) if review.complete else ""
+def review_scores(review: Review) -> str:
+    """The scores once the reviewed deal is complete (``scores_text``), else nothing."""
+    return scores_text(review.tricks, review.calls, review.rules) if review.complete else ""
 
 
 def _flag_text(e: CardReview) -> str:
@@ -210,135 +220,53 @@ def _flag_text(e: CardReview) -> str:
     )
 
 
-def _empty_position(review: Review) -> Position:
-    from callbreak_lab.game import Position
-
-    return Position(review.deal, review.rules)
+# --- single-dummy reviews ---------------------------------------------------------------------
 
 
-# --- HTML -----------------------------------------------------------------------------------------
-
-_TABLE = "border-collapse:collapse;font-family:system-ui,sans-serif;font-size:13px"
-_TD = "padding:2px 8px;border-bottom:1px solid #eee;text-align:left;white-space:nowrap"
-_SMALL = "font-size:11px;color:#666"
-_WRAP = "white-space:normal;max-width:16em"
-_FONT = "font-family:system-ui,sans-serif"
-
-
-def _win(cell: str, wins: bool) -> str:
-    if not wins:
-        return cell
-    return f'<span style="background:#fff3b0;padding:0 2px" title="wins the trick">{cell}</span>'
+def expected_text(x: float | None, unit: str) -> str:
+    """An expected score (``+1.50``, signed: points) or expected tricks (``1.50``); ``-``
+    for no value."""
+    if x is None:
+        return "-"
+    return f"{x:+.2f}" if unit == "points" else f"{x:.2f}"
 
 
-def _card_span(card: Card) -> str:
-    color = RED if card.suit in (1, 2) else BLACK
-    return f'<span style="color:{color};font-weight:600">{escape(card.symbol())}</span>'
-
-
-def _values_html(step: Step) -> str:
-    items = sorted(step.values.items(), key=lambda kv: (-kv[1], -kv[0].suit, -kv[0].rank))
-    parts = []
-    for c, v in items:
-        title = f"seat {step.target} takes {v} tricks after {c.symbol()}"
-        weight = "font-weight:700;" if c == step.card else ""
-        parts.append(
-            f'<span title="{escape(title)}" style="{weight}">{_card_span(c)}&nbsp;{v}</span>'
-        )
-    return " · ".join(parts)
-
-
-def _cell(step: Step, lost: int) -> str:
-    notes = [f"seat {step.seat} plays {step.card.symbol()}"]
-    if step.forced:
-        notes.append(f"forced: {step.forced}")
-    elif step.restriction:
-        notes.append(step.restriction)
-    notes.append("values: " + _values_text(step, symbols=True))
-    if lost > 0:
-        notes.append(f"lost {lost} trick(s)")
-    elif lost < 0:
-        notes.append("not the best card")
-    mark = ""
-    if step.forced:
-        mark = '<sup style="color:#555">*</sup>'
-    if lost:
-        tail = f"−{lost}" if lost > 0 else "?"
-        mark += f'<sup style="color:{RED};font-weight:700">{escape(tail)}</sup>'
-    return f'<span title="{escape(" — ".join(notes))}">{_card_span(step.card)}{mark}</span>'
-
-
-def _table_html(
-    caption: str,
-    start: Position,
-    steps: Sequence[Step],
-    calls: Sequence[int] | None,
-    flags: dict[int, int],
-    footer: str,
-) -> str:
-    head = "".join(
-        f'<th style="{_TD}">{escape(h)}</th>'
-        for h in ("trick", "seat 0", "seat 1", "seat 2", "seat 3", "winner", "tricks")
+def _card_line(c: CardJudgement, unit: str) -> str:
+    dd = "" if c.dd_value is None else f", double-dummy {c.dd_value} tricks"
+    return (
+        f"trick {c.trick:>2}  seat {c.seat} played {c.card}: {expected_text(c.sd_expected, unit)}; "
+        f"{c.sd_best_card} {expected_text(c.sd_best_expected, unit)} was best, "
+        f"cost {c.cost:.2f} ± {c.cost_se:.2f} {unit}{dd}"
     )
-    rows = [f"<tr>{head}</tr>"]
-    for group in _groups(steps):
-        winner = group[-1].winner
-        cards = {
-            seat: _win(f'<span style="{_SMALL}">({_card_span(c)})</span>', seat == winner)
-            for seat, c in _before(start, group)
-        }
-        values: dict[int, str] = {}
-        for s in group:
-            cards[s.seat] = _win(_cell(s, flags.get(s.index, 0)), s.seat == winner)
-            values[s.seat] = "" if s.forced else _values_html(s)
-        lead = group[0].seat if not _before(start, group) else start.leader
-        tds = [f"T{group[0].trick + 1}"]
-        for seat in range(4):
-            arrow = "▸" if seat == lead else ""
-            tds.append(arrow + cards.get(seat, ""))
-        tricks = group[-1].tricks
-        tds.append(f"seat {winner}" if winner is not None else "")
-        tds.append(escape(_counts(tricks, calls)) if tricks is not None else "")
-        rows.append("<tr>" + "".join(f'<td style="{_TD}">{t}</td>' for t in tds) + "</tr>")
-        second = ["", *(values.get(seat, "") for seat in range(4)), "", ""]
-        rows.append(
-            "<tr>"
-            + "".join(f'<td style="{_TD};{_SMALL};{_WRAP}">{t}</td>' for t in second)
-            + "</tr>"
-        )
-    cap = f'<caption style="text-align:left;{_SMALL}">{escape(caption)}</caption>'
-    foot = f'<div style="{_SMALL};{_FONT}">{escape(footer)}</div>'
-    return f'<div><table style="{_TABLE}">{cap}{"".join(rows)}</table>{foot}</div>'
 
 
-def line_html(line: Line) -> str:
-    """Trick-by-trick table: winning card highlighted, forced cards starred (reason on hover),
-    each card's title and the second row giving every alternative's value."""
-    flags: dict[int, int] = {}
-    if line.branched_at is not None and not line.steps[line.branched_at].is_best:
-        flags[line.branched_at] = -1
-    t = line.tricks
-    footer = (
-        f"Result: {_counts(t, line.calls)}{_scores(t, line.calls, line.rules)}. "
-        "▸ leader; highlighted card wins the trick; * forced; second row: each legal card's "
-        f"value ({'the studied seat' if line.kind == 'line' else 'the mover'}'s deal tricks)."
+def single_dummy_review_text(review: SingleDummyReview) -> str:
+    """The costly cards in play order, the biggest mistakes, and each player's summary."""
+    u = review.unit
+    head = (
+        f"Single-dummy review ({review.rules.name}, {review.n} layouts a decision, seed "
+        f"{review.seed}; expected {'scores in points' if u == 'points' else 'tricks: no calls'})"
     )
-    return _table_html(line_header(line), line.start, line.steps, line.calls, flags, footer)
-
-
-def review_html(review: Review) -> str:
-    """Trick-by-trick table of the played cards with flagged cards marked (−n)."""
-    flags = {e.step.index: e.lost for e in review.entries}
-    fl, lo = review.flagged_per_seat, review.lost_per_seat
-    summary = "; ".join(f"seat {s}: {fl[s]} card(s), {lo[s]} trick(s) lost" for s in range(4))
-    caption = (
-        f"Review ({review.rules.name}): {len(review.entries)} cards, each judged by its player's "
-        "own double-dummy value."
-    )
-    footer = (
-        f"{summary}. Tricks {_counts(review.tricks, review.calls)}"
-        f"{_scores_if_done(review)}. −n: the card lost n tricks; second row: each legal "
-        "card's value for its player."
-    )
-    steps = [e.step for e in review.entries]
-    return _table_html(caption, _empty_position(review), steps, review.calls, flags, footer)
+    lines = [head]
+    if review.stopped_early:
+        lines.append(f"(the time limit ran out: the first {len(review.cards)} cards are reviewed)")
+    if review.deal is not None:
+        lines.append(f"deal  {review.deal}")
+    if review.calls:
+        lines.append("calls " + " ".join(str(c) for c in review.calls))
+    costly = [c for c in review.cards if c.cost > review.threshold]
+    lines.append(f"{sum(c.sd is not None for c in review.cards)} cards judged, {len(costly)} cost "
+                 f"more than {review.threshold:g} {u}:")  # fmt: skip
+    lines += ["  " + _card_line(c, u) for c in costly] or ["  none"]
+    top = review.mistakes()
+    if top:
+        lines.append("Biggest mistakes:")
+        lines += [f"  {i}. " + _card_line(c, u) for i, c in enumerate(top, 1)]
+    lines.append(f"seat  call  best call  call cost  play cost ({u})  cards judged")
+    for p in review.players:
+        call = "-" if p.call is None else str(p.call)
+        best = "-" if p.best_call is None else str(p.best_call)
+        cc = "-" if p.call_cost is None else f"{p.call_cost:.2f}"
+        lines.append(f"{p.seat:>4}  {call:>4}  {best:>9}  {cc:>9}  {p.play_cost:>14.2f}  "
+                     f"{p.judged:>12}")  # fmt: skip
+    return "\n".join(lines)

@@ -9,7 +9,8 @@ import ipywidgets as W
 
 from callbreak_lab.cards import Card, Deal
 from callbreak_lab.errors import CallbreakLabError
-from callbreak_lab.render.svg import PLAYED, table_svg
+from callbreak_lab.render.style import PLAYED, suit_color
+from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import PRESETS, format_tenths
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
@@ -23,8 +24,6 @@ from callbreak_lab.widgets.views import (
 )
 
 __all__ = ["CallingTrainerView", "PlayLineView", "calling_trainer", "play_line_viewer"]
-
-RED = "#c0392b"
 
 
 class PlayLineView:
@@ -106,7 +105,7 @@ class PlayLineView:
             ),
         )
         b.style.button_color = "#fff3b0" if played else "#ffffff"
-        b.style.text_color = RED if card.suit in (1, 2) else "#111"
+        b.style.text_color = suit_color(card.suit)
         b.style.font_weight = "bold" if played else "normal"
         with_classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
         if not played:
