@@ -330,13 +330,13 @@ class Position:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import position_html
+        from callbreak_lab.render.html import position_html
 
         return position_html(self)
 
     def _repr_svg_(self) -> str:
-        """The card table (``callbreak_lab.svg.table_svg``) for front ends that show SVG."""
-        from callbreak_lab.svg import table_svg
+        """The card table (``callbreak_lab.render.svg.table_svg``) for front ends that show SVG."""
+        from callbreak_lab.render.svg import table_svg
 
         return table_svg(self)
 
@@ -566,6 +566,6 @@ class Match:
         )
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import match_html
+        from callbreak_lab.render.html import match_html
 
         return match_html(self)

@@ -49,6 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.bidding.calls import (
+    TRICK_COUNTS,
     CallAdvice,
     CallAdviceBatch,
     best_call,
@@ -68,7 +69,6 @@ from callbreak_lab.bidding.estimator import (
     profile_of,
 )
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
-from callbreak_lab.bidding.learners import N_TRICKS
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import HandError
 from callbreak_lab.fileio import atomic_open
@@ -78,8 +78,8 @@ __all__ = [
     "CALL_FEATURE_NAMES",
     "MODELS_ENV",
     "NO_CALL",
-    "N_TRICKS",
     "PROFILES",
+    "TRICK_COUNTS",
     "X_COLUMNS",
     "BidModel",
     "ModelError",
