@@ -1,11 +1,13 @@
 """The package installs and runs on its own: the bid models are package data, found through
-``importlib.resources`` from a checkout, a zip import, an installed wheel and an installed sdist.
+``importlib.resources`` from a checkout, a zip import, an installed wheel or sdist and an
+editable install.
 
-The slow test builds the wheel and the sdist offline (``pip wheel --no-build-isolation`` and
+The slow tests build the wheel and the sdist offline (``pip wheel --no-build-isolation`` and
 setuptools' own ``build_sdist``, from a copy of the files a build reads, so the checkout gets no
-``build/`` or ``*.egg-info``), installs each with ``pip install --no-deps --no-index`` into a
-fresh virtual environment, and runs the ``callbreak-lab`` command there from a folder outside the
-repository with ``PYTHONPATH`` cleared. The fresh environment reuses the test environment's
+``build/`` or ``*.egg-info``), install each (and a copy of the sources in editable mode) with
+``pip install --no-deps --no-index`` into a fresh virtual environment, and run the
+``callbreak-lab`` command there from a folder outside the repository with ``PYTHONPATH``
+cleared. The fresh environment reuses the test environment's
 dependencies through a ``.pth`` file naming its site-packages (``--system-site-packages`` would
 give the base interpreter's site-packages, not this virtual environment's); that folder also
 holds the editable install of the checkout, so every run checks that ``callbreak_lab`` is the
@@ -140,17 +142,22 @@ def test_the_models_load_from_a_zip_import(tmp_path: Path) -> None:
 # --- slow: build, install, run ---------------------------------------------------------------
 
 
+def _sources(dest: Path) -> Path:
+    """A copy of what a build reads (a build writes ``build/`` and ``*.egg-info`` beside it)."""
+    dest.mkdir()
+    for name in BUILD_FILES:
+        shutil.copy2(REPO / name, dest / name)
+    shutil.copytree(
+        PACKAGE, dest / "callbreak_lab", ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]")
+    )
+    return dest
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The wheel and the sdist, built offline from a copy of the checkout's build inputs."""
     root = tmp_path_factory.mktemp("build")
-    src, dist = root / "src", root / "dist"
-    src.mkdir()
-    for name in BUILD_FILES:
-        shutil.copy2(REPO / name, src / name)
-    shutil.copytree(
-        PACKAGE, src / "callbreak_lab", ignore=shutil.ignore_patterns("__pycache__", "*.py[cod]")
-    )
+    src, dist = _sources(root / "src"), root / "dist"
     env = _env()
     pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index"]
     _run([*pip, "--wheel-dir", str(dist), str(src)], root, env)
@@ -225,21 +232,29 @@ def _fresh_venv(where: Path) -> Path:
 @pytest.fixture(scope="module")
 def installed(
     built: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
-) -> Callable[[str], Path]:
-    """``installed(kind)``: a fresh virtual environment with the wheel or the sdist installed
-    (made once per kind); its folder."""
-    made: dict[str, Path] = {}
+) -> Callable[[str], tuple[Path, Path]]:
+    """``installed(kind)``: a fresh virtual environment with the wheel, the sdist or an
+    editable install of a copy of the sources (made once per kind); its folder and the folder
+    its ``callbreak_lab`` must come from."""
+    made: dict[str, tuple[Path, Path]] = {}
 
-    def venv_of(kind: str) -> Path:
+    def venv_of(kind: str) -> tuple[Path, Path]:
         if kind not in made:
-            venv = tmp_path_factory.mktemp(kind) / "venv"
+            root = tmp_path_factory.mktemp(kind)
+            venv = root / "venv"
             python = _fresh_venv(venv)
             pip = [str(python), "-m", "pip", "install", "--no-deps", "--no-index"]
             pip.append("--ignore-installed")  # the editable install of the checkout is seen
-            if kind == "sdist":
-                pip.append("--no-build-isolation")  # built with this environment's setuptools
-            _run([*pip, str(built[kind])], venv.parent, _env())
-            made[kind] = venv
+            if kind == "editable":
+                target = _sources(root / "src")
+                pip += ["--no-build-isolation", "--editable", str(target)]
+            else:
+                target = venv
+                if kind == "sdist":
+                    pip.append("--no-build-isolation")  # built with this environment's setuptools
+                pip.append(str(built[kind]))
+            _run(pip, root, _env())
+            made[kind] = venv, target
         return made[kind]
 
     return venv_of
@@ -247,11 +262,11 @@ def installed(
 
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
-@pytest.mark.parametrize("kind", ["wheel", "sdist"])
+@pytest.mark.parametrize("kind", ["wheel", "sdist", "editable"])
 def test_installed_package_runs_outside_the_repository(
-    kind: str, installed: Callable[[str], Path], tmp_path: Path
+    kind: str, installed: Callable[[str], tuple[Path, Path]], tmp_path: Path
 ) -> None:
-    venv = installed(kind)
+    venv, home = installed(kind)
     python = venv / "bin" / "python"
     work = tmp_path / "work"  # the folder every command runs in: no data/, no models/
     work.mkdir()
@@ -269,7 +284,7 @@ def test_installed_package_runs_outside_the_repository(
     )
     seen = json.loads(_run([str(python), "-c", probe], work, env))
     for key in ("file", "models", "widgets"):
-        assert Path(seen[key]).is_relative_to(venv), (key, seen[key])  # not the checkout's
+        assert Path(seen[key]).is_relative_to(home), (key, seen[key])  # not the checkout's
     version = callbreak_lab.__version__
     assert seen["version"] == seen["metadata"] == version
     assert sorted(p.name for p in Path(seen["models"]).iterdir()) == MODEL_FILES
@@ -301,11 +316,11 @@ def test_installed_package_runs_outside_the_repository(
 @pytest.mark.notebook
 @pytest.mark.timeout(600)
 def test_notebook_01_runs_on_the_installed_wheel(
-    installed: Callable[[str], Path], tmp_path: Path
+    installed: Callable[[str], tuple[Path, Path]], tmp_path: Path
 ) -> None:
     """Notebook 01 (the page ``make app`` serves), copied out of the repository, runs top to
     bottom on a kernel of the wheel's environment."""
-    venv = installed("wheel")
+    venv, _ = installed("wheel")
     python = venv / "bin" / "python"
     notebook = tmp_path / "01_evaluate_a_hand.ipynb"
     shutil.copy2(REPO / "notebooks" / notebook.name, notebook)
