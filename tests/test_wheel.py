@@ -86,7 +86,7 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.delenv(MODELS_ENV, raising=False)
     folder = shipped_models()
-    assert isinstance(folder, Path) and folder == PACKAGE / "models"
+    assert isinstance(folder, Path) and folder.resolve() == PACKAGE / "models"
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith("bid_")) == MODEL_FILES
     for profile in PROFILES:
         model_file, card_file = model_paths(profile)
@@ -107,7 +107,7 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
     assert spec is not None and spec.loader is not None
     make_models = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_models)
-    assert make_models._args([]).models == folder
+    assert make_models._args([]).models.resolve() == folder.resolve()
     make_models.check_models_folder(folder)  # the checkout's package reads what it writes
     monkeypatch.setattr(make_models, "MODELS", folder.parent / "elsewhere")
     with pytest.raises(SystemExit, match="imported from"):
