@@ -61,7 +61,8 @@ serve: $(STAMP)
 .PHONY: serve
 
 ## Regenerate the solved datasets and train, evaluate and save the bid models from scratch
-## (resumable; MODELS_ARGS e.g. "--n 2000 --profiles modern"). Takes hours at full size.
+## (resumable; MODELS_ARGS e.g. "--n 2000 --profiles modern"). Takes hours at full size. The models
+## go to callbreak_lab/models/, where the package reads them; the reports to benchmarks/evaluation/.
 MODELS_ARGS ?= --n 20000
 models: $(STAMP)
 	OMP_NUM_THREADS=1 $(BIN)/python scripts/make_models.py --jobs -1 $(MODELS_ARGS)

@@ -1,5 +1,6 @@
 """The package's layout keeps its promises: the pure library loads no widget, plot or web code,
-and no module reaches into another module's private names."""
+argument parsing stays in the command line's modules, and no module reaches into another
+module's private names."""
 
 from __future__ import annotations
 
@@ -150,3 +151,23 @@ def test_a_lines_json_loads_no_renderer() -> None:
     assert out[0] == '"must follow clubs (every one beats the 2C)"'
     assert out[1] == "[]"
     assert "'callbreak_lab.render.text'" in out[2]
+
+
+def test_argument_parsing_lives_in_the_cli() -> None:
+    """``argparse`` is imported by ``callbreak_lab/cli/`` only: the library's functions take
+    arguments, the command line turns options into them."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.parent.name == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] == "argparse" for n in names):
+                bad.append(str(path.relative_to(PACKAGE.parent)))
+    assert bad == []
