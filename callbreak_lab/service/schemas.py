@@ -54,6 +54,14 @@ __all__ = [
 MAX_MONTE_CARLO = 500
 _TEXT = 400  # longest hand / record / deal text accepted (a full record is ~190 characters)
 
+_CARD_PATTERN = r"^[2-9TJQKA][SHDC]$"
+#: a card as the answers write it: rank 2-9 T J Q K A, suit S H D C ("AS", "TD", "2C")
+CardText = Annotated[str, Field(pattern=_CARD_PATTERN)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+#: one number per seat 0..3
+PerSeat = Annotated[list[int], Field(min_length=4, max_length=4)]
+_CALLS = "the four calls given (null: none given)"
+
 
 class RulesObject(BaseModel):
     """Ruleset switches. Fields left out come from the preset named by ``name`` (default
@@ -113,13 +121,13 @@ class TooLarge(Problem):
 class PositionInfo(BaseModel):
     """Where a deal stands after the plays."""
 
-    record: str
-    to_move: int
-    leader: int
-    trick: list[str]
-    tricks_won: list[int]
-    tricks_left: int
-    legal: list[str]
+    record: str = Field(description="the play record so far (tricks separated by '|')")
+    to_move: Seat = Field(description="the seat to play next")
+    leader: Seat = Field(description="the seat that led the trick in progress (or leads next)")
+    trick: list[CardText] = Field(max_length=3, description="the trick in progress, in order")
+    tricks_won: PerSeat = Field(description="tricks won so far per seat")
+    tricks_left: int = Field(ge=0, le=13, description="tricks not finished yet")
+    legal: list[CardText] = Field(description="the legal cards of the seat to play")
 
 
 class SolveRequest(BaseModel):
@@ -146,23 +154,27 @@ class SolveRequest(BaseModel):
 class Playout(BaseModel):
     """The self-interested play-out from the position to the end of the deal."""
 
-    cards: list[str]
-    record: str
-    tricks: list[int]
+    cards: list[CardText] = Field(description="the cards played from the position, in order")
+    record: str = Field(description="the whole deal's play record: the plays, then these cards")
+    tricks: PerSeat = Field(description="each seat's tricks for the whole deal at the end")
 
 
 class SolveResponse(BaseModel):
     """Double-dummy values from the position: ``dd_table[t]`` is the number of the remaining
     tricks seat ``t`` can guarantee; ``totals[t]`` adds the tricks it has already won."""
 
-    deal: str
-    rules: str
+    deal: str = Field(description="the four hands dealt, seats 0..3")
+    rules: str = Field(description="the ruleset's name")
     position: PositionInfo
-    dd_table: list[int]
-    totals: list[int]
-    playout: Playout | None = None
-    card_values: dict[str, int] | None = None
-    elapsed_ms: float
+    dd_table: PerSeat = Field(description="per seat, the remaining tricks it can guarantee")
+    totals: PerSeat = Field(description="per seat, tricks won so far plus dd_table")
+    playout: Playout | None = Field(None, description="the play-out (null: not asked for)")
+    card_values: dict[CardText, int] | None = Field(
+        None,
+        description="each legal card of the seat to play and the tricks it can then guarantee "
+        "of the remaining ones (null: not asked for; {} once the deal is over)",
+    )
+    elapsed_ms: float = Field(description="time taken to answer")
 
 
 class EvaluateRequest(BaseModel):
@@ -202,10 +214,10 @@ class EvaluateRequest(BaseModel):
 class CallRow(BaseModel):
     """One legal call: its expected score (tenths and points) and the chance it is made."""
 
-    call: int
-    expected_tenths: float
-    expected_points: float
-    make_probability: float
+    call: int = Field(description="the call")
+    expected_tenths: float = Field(description="its expected score in tenths")
+    expected_points: float = Field(description="its expected score in points")
+    make_probability: float = Field(description="the chance of making it")
 
 
 class MonteCarloCheck(BaseModel):
@@ -213,27 +225,27 @@ class MonteCarloCheck(BaseModel):
     from milliseconds to seconds: no new one is started past the service's Monte Carlo time
     share, so ``samples`` (solved) may be fewer than ``requested`` (``stopped_early``)."""
 
-    samples: int
-    requested: int
-    stopped_early: bool
-    call: int
-    distribution: list[float]
-    floor_distribution: list[float]
-    mean_tricks: float
-    mean_floor: float
-    elapsed_ms: float
+    samples: int = Field(description="layouts solved")
+    requested: int = Field(description="layouts asked for")
+    stopped_early: bool = Field(description="the time share ran out before all were solved")
+    call: int = Field(description="the best call by the samples' play-out distribution")
+    distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
+    floor_distribution: list[float] = Field(description="P(guaranteed tricks = t), t = 0..13")
+    mean_tricks: float = Field(description="the play-out's mean tricks")
+    mean_floor: float = Field(description="the guaranteed tricks' mean")
+    elapsed_ms: float = Field(description="time the check took")
 
 
 class EvaluateResponse(BaseModel):
     """The call decision for one hand."""
 
-    hand: str
-    seat: int
-    rules: str
+    hand: str = Field(description="the hand, in dotted form (spades first)")
+    seat: int = Field(description="the seat in the order of play")
+    rules: str = Field(description="the ruleset's name")
     source: str = Field(description="what produced the distribution (model version or fallback)")
-    call: int
-    expected_tenths: float
-    make_probability: float
+    call: int = Field(description="the suggested call: the best expected score")
+    expected_tenths: float = Field(description="its expected score in tenths")
+    make_probability: float = Field(description="the chance of making it")
     distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
     floor_distribution: list[float] | None = Field(
         description="P(guaranteed tricks = t), t = 0..13 (null when the source has none)"
@@ -244,8 +256,8 @@ class EvaluateResponse(BaseModel):
     calls_used: bool = Field(
         False, description="whether the forecast conditioned on `earlier_calls`"
     )
-    calls: list[CallRow]
-    monte_carlo: MonteCarloCheck | None = None
+    calls: list[CallRow] = Field(description="every legal call, lowest first")
+    monte_carlo: MonteCarloCheck | None = Field(None, description="null: not asked for")
 
 
 class LineRequest(BaseModel):
@@ -386,14 +398,6 @@ class RulesCatalogue(BaseModel):
 
 
 # --- the answers of /v1/line, /v1/advise and /v1/analyse (the library's to_dict forms) ------------
-
-_CARD_PATTERN = r"^[2-9TJQKA][SHDC]$"
-#: a card as the answers write it: rank 2-9 T J Q K A, suit S H D C ("AS", "TD", "2C")
-CardText = Annotated[str, Field(pattern=_CARD_PATTERN)]
-Seat = Annotated[int, Field(ge=0, le=3)]
-#: one number per seat 0..3
-PerSeat = Annotated[list[int], Field(min_length=4, max_length=4)]
-_CALLS = "the four calls given (null: none given)"
 
 
 class LineStep(TypedDict):
