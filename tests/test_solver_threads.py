@@ -47,9 +47,7 @@ def test_threads_solving_at_once_agree_with_one_thread(
     it joined and in shared lists (its own counters)."""
     positions = _positions(40, seed=5)
     one = Engine(threads=1)
-    expected = [
-        tuple(api.value_of(api.make_root(p), s, one) for s in range(4)) for p in positions
-    ]
+    expected = [tuple(api.value_of(api.make_root(p), s, one) for s in range(4)) for p in positions]
     wrong: list[tuple[int, str]] = []
     failures: list[BaseException] = []
     engines: dict[int, Engine] = {}
