@@ -288,7 +288,10 @@ def test_a_changed_key_compiles_afresh_and_deletes_nothing(
 @jit_only
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("workers", [2, 4, 8])
+@pytest.mark.parametrize(
+    "workers",
+    [pytest.param(2, marks=pytest.mark.stress), 4, pytest.param(8, marks=pytest.mark.stress)],
+)
 def test_workers_importing_a_changed_solver_at_once(
     tmp_path: Path, expected: list[list[Any]], workers: int
 ) -> None:
