@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless told; CI and these machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test quick venv lint typecheck pytest clean
+.PHONY: lab test quick stress venv lint typecheck pytest clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,11 @@ test: $(STAMP) lint typecheck browser-deps pytest
 
 ## The developer loop: lint and every test but the slow, browser and notebook ones (under 2 min).
 quick: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not notebook" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not notebook and not stress" $(PYTEST_ARGS)
+
+## The long load tests (numba's cache under two and eight processes compiling at once).
+stress: $(STAMP)
+	$(BIN)/python -m pytest -q -m stress $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check callbreak_lab tests benchmarks scripts
@@ -36,7 +40,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy callbreak_lab
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -m "not stress" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
@@ -61,7 +65,8 @@ serve: $(STAMP)
 .PHONY: serve
 
 ## Regenerate the solved datasets and train, evaluate and save the bid models from scratch
-## (resumable; MODELS_ARGS e.g. "--n 2000 --profiles modern"). Takes hours at full size.
+## (resumable; MODELS_ARGS e.g. "--n 2000 --profiles modern"). Takes hours at full size. The models
+## go to callbreak_lab/models/, where the package reads them; the reports to benchmarks/evaluation/.
 MODELS_ARGS ?= --n 20000
 models: $(STAMP)
 	OMP_NUM_THREADS=1 $(BIN)/python scripts/make_models.py --jobs -1 $(MODELS_ARGS)

@@ -1,10 +1,11 @@
 """Bid-model answer times: ``recommend_call`` for one hand (warm) and ``recommend_calls`` batched.
 
 Issue #5 asks for one hand in under 5 ms warm and 10,000 hands in under 1 s batched. For each
-preset this loads the shipped model of its profile (``models/``, or ``CALLBREAK_LAB_MODELS``),
-answers one untimed hand (loading, first-call caches), then times ``--hands`` single calls on
-random hands in random seats and ``--repeat`` batched calls of ``--batch`` hands, and prints a
-table (milliseconds per single call: median, p99, max; seconds per batch: best and median).
+preset this loads the shipped model of its profile (``callbreak_lab/models/``, or
+``CALLBREAK_LAB_MODELS``), answers one untimed hand (loading, first-call caches), then times
+``--hands`` single calls on random hands in random seats and ``--repeat`` batched calls of
+``--batch`` hands, and prints a table (milliseconds per single call: median, p99, max; seconds
+per batch: best and median).
 
     .venv/bin/python benchmarks/model.py
     .venv/bin/python benchmarks/model.py --presets modern home --hands 2000 --batch 10000

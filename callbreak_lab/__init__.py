@@ -41,6 +41,7 @@ from callbreak_lab.rules import (
     trick_winner,
 )
 
+#: the package version, written here only: pyproject.toml reads it (``dynamic``)
 __version__ = "0.1.0"
 
 __all__ = [

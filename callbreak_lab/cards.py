@@ -3,7 +3,8 @@
 A card is an int ``suit * 13 + rank`` (clubs 0, diamonds 1, hearts 2, spades 3; rank 0 is the
 deuce, 12 the ace). A hand is a 52-bit mask. A deal is four hands in seat order 0..3. Every type
 prints to a canonical text (``AS``, ``AKQ2.T98.765.432``) and parses every notation documented in
-``docs/architecture.md``; ``repr()`` pastes back as code. Rendering lives in ``render.py``.
+``docs/architecture.md``; ``repr()`` pastes back as code. Rendering lives in
+``callbreak_lab.render``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from callbreak_lab.errors import CardError, DealError, HandError, NotationError,
 __all__ = [
     "ALL_CARDS",
     "FULL_MASK",
+    "N_TRICKS",
     "SUIT_MASKS",
     "Card",
     "CardError",
@@ -33,6 +35,7 @@ __all__ = [
     "as_rng",
     "check_seat",
     "is_seat",
+    "letters",
     "lowest_card",
     "play_order_key",
 ]
@@ -86,6 +89,7 @@ SUIT_MASK13 = 0x1FFF
 FULL_MASK = (1 << 52) - 1
 SUIT_MASKS: tuple[int, int, int, int] = tuple(SUIT_MASK13 << (13 * s) for s in range(4))  # type: ignore[assignment]
 SPADE_MASK = SUIT_MASKS[3]
+N_TRICKS = 13  # tricks of a deal: each hand holds one card a trick
 _SUITS = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _SUIT_FROM_CHAR: dict[str, Suit] = {
     "C": Suit.CLUBS,
@@ -167,7 +171,7 @@ class Card(int):
         return f"Card.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import card_html
+        from callbreak_lab.render.html import card_html
 
         return card_html(self)
 
@@ -214,6 +218,15 @@ def lowest_card(cards: Iterable[int]) -> Card:
     if best is None:
         raise CardError("no card to choose from")
     return ALL_CARDS[best]
+
+
+_SYMBOL_CARD = re.compile(f"([{RANK_CHARS}])([♣♦♥♠])")
+
+
+def letters(text: str) -> str:
+    """``text`` with every card written in letters (``2♦`` -> ``2D``): the rules word their
+    restrictions with suit symbols, while the plain-text and JSON outputs name cards in letters."""
+    return _SYMBOL_CARD.sub(lambda m: m.group(1) + _SUIT_FROM_CHAR[m.group(2)].letter, text)
 
 
 def _suit_text(bits: int) -> str:
@@ -266,6 +279,19 @@ class Hand:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable")
+
+    # --- pickling and copying -------------------------------------------------------------------
+    # Pickle's default for a class with slots makes an empty object and then sets the slots,
+    # which the raising ``__setattr__`` refuses: a hand is rebuilt from its mask by the
+    # constructor instead, which checks the mask.
+    def __reduce__(self) -> tuple[type[Self], tuple[int]]:
+        return (type(self), (self.mask,))
+
+    def __copy__(self) -> Self:
+        return self  # immutable: the copy is the hand itself, as for int and str
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
@@ -473,7 +499,7 @@ class Hand:
         return f"Hand.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import hand_html
+        from callbreak_lab.render.html import hand_html
 
         return hand_html(self)
 
@@ -538,6 +564,18 @@ class Deal:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Deal is immutable")
+
+    # --- pickling and copying -------------------------------------------------------------------
+    # As for ``Hand``: rebuilt from its four hands by the constructor, which checks that they
+    # still form a deal.
+    def __reduce__(self) -> tuple[type[Self], tuple[tuple[Hand, Hand, Hand, Hand]]]:
+        return (type(self), (self.hands,))
+
+    def __copy__(self) -> Self:
+        return self  # immutable (and so are its hands): the copy is the deal itself
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
 
     @classmethod
     def _trusted(cls, masks: Sequence[int]) -> Deal:
@@ -668,6 +706,6 @@ class Deal:
         return f"Deal.parse('{self}')"
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import deal_html
+        from callbreak_lab.render.html import deal_html
 
         return deal_html(self)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -251,6 +251,23 @@ class Position:
         p._tricks = list(self._tricks)
         return p
 
+    # --- pickling and copying ---------------------------------------------------------------------
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its deal, rules and the cards played (as ints), and rebuilt by ``replay``:
+        the same history, trick, tricks won and legal cards, the cards checked on the way."""
+        cards = tuple(int(c) for _, c in self._history)
+        return (type(self).replay, (self.deal, cards, self.rules))
+
+    def __copy__(self) -> Position:
+        """``copy``: the state is copied, not shared, so that playing on the copy leaves this
+        position as it is (a shallow copy would share the hands and the trick)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Position:
+        """``copy`` as well: the deal and rules are immutable, so the copy shares them, and the
+        state is copied."""
+        return self.copy()
+
     # --- records ----------------------------------------------------------------------------------
     def record(self) -> str:
         """The cards played so far as a play record: ``AS 2S 5S KS | QH 2H 9H 4H | QC``."""
@@ -313,13 +330,13 @@ class Position:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import position_html
+        from callbreak_lab.render.html import position_html
 
         return position_html(self)
 
     def _repr_svg_(self) -> str:
-        """The card table (``callbreak_lab.svg.table_svg``) for front ends that show SVG."""
-        from callbreak_lab.svg import table_svg
+        """The card table (``callbreak_lab.render.svg.table_svg``) for front ends that show SVG."""
+        from callbreak_lab.render.svg import table_svg
 
         return table_svg(self)
 
@@ -520,6 +537,27 @@ class Match:
         t = self.totals
         return [s for s in range(4) if t[s] == max(t)]
 
+    def __eq__(self, other: object) -> bool:
+        """Same rules, player names, scored deals and pending calls: a pickled or copied match
+        equals its original. A match changes as deals are scored, so it is not hashable."""
+        return (
+            isinstance(other, Match)
+            and other.rules == self.rules
+            and other.names == self.names
+            and other.deals == self.deals
+            and other.pending_calls == self.pending_calls
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> Match:
+        """A match of its own: scoring a deal on the copy leaves this one as it is (a plain
+        shallow copy would share the list of scored deals)."""
+        m = object.__new__(type(self))
+        m.__dict__.update(self.__dict__)
+        m.deals = list(self.deals)
+        return m
+
     def __repr__(self) -> str:
         totals = " ".join(format_tenths(x) for x in self.totals)
         return (
@@ -528,6 +566,6 @@ class Match:
         )
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.render import match_html
+        from callbreak_lab.render.html import match_html
 
         return match_html(self)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +32,8 @@ from callbreak_lab.solver._bounds import (
 )
 from callbreak_lab.solver._engine import split_masks
 
+#: the repository's shipped datasets (not the working directory's data/)
+DATA = Path(__file__).resolve().parent.parent / "data"
 PROFILES = {"modern": "modern", "strict": "strict", "online": "online", "home_pagat": "home"}
 
 
@@ -53,7 +56,7 @@ def collect(out_path: str, mid: int, n_jobs: int, seed: int) -> None:
         rules = Ruleset.preset(preset)
         mb, vr, _ = rules.kernel_flags()
         fl = int(mb) * 2 + int(vr)
-        d = data.load(profile, split="train")
+        d = data.load(profile, DATA, split="train")
         n = len(d.dd)
         for i in range(n):
             masks = [int(m) for m in d.masks[i]]

@@ -5,8 +5,11 @@
 For each legal-card profile: ``datasets.generate`` (resumable; reuses valid chunks), fit a
 :class:`callbreak_lab.bidding.BidModel` on the train split, evaluate it on the held-out split
 under every preset of the profile (tables, calibration and learning-curve PNGs, JSON report in
-``--out``), then save ``models/bid_<profile>.joblib`` with its JSON card (dataset hash, sizes,
-metrics). Paths default to the repository's ``data/`` and ``models/`` (not the CWD).
+``--out``), then save ``bid_<profile>.joblib`` with its JSON card (dataset hash, sizes, metrics)
+in ``--models``. Paths default to the repository's (not the CWD's): the datasets in ``data/``,
+the models in ``callbreak_lab/models/``, where the package reads them
+(:func:`callbreak_lab.bidding.model.shipped_models`), and the evaluation outputs in
+``benchmarks/evaluation/``.
 
 Model selection (candidate learners, call conditioning, pooling with the other profiles'
 deals: ``--pool``, the default) is :func:`callbreak_lab.bidding.training.select_params`.
@@ -25,6 +28,9 @@ from typing import Any
 from callbreak_lab.bidding.training import CANDIDATES, pooled, select_params
 
 ROOT = Path(__file__).resolve().parent.parent
+#: the package's folder of shipped models (package data, found through importlib.resources)
+MODELS = ROOT / "callbreak_lab" / "models"
+EVALUATION = ROOT / "benchmarks" / "evaluation"
 
 
 def _args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -36,8 +42,16 @@ def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
     p.add_argument("--jobs", type=int, default=-1, help="solver processes (default all cores)")
     p.add_argument("--data", type=Path, default=ROOT / "data", help="dataset directory")
-    p.add_argument("--models", type=Path, default=ROOT / "models", help="model directory")
-    p.add_argument("--out", type=Path, default=None, help="evaluation outputs (default models/)")
+    p.add_argument(
+        "--models", type=Path, default=MODELS, help="model directory (callbreak_lab/models)"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="evaluation outputs (default: benchmarks/evaluation for the shipped models, "
+        "<models>/evaluation for another --models)",
+    )
     p.add_argument("--mc-hands", type=int, default=0, help="Monte Carlo reference on N hands")
     p.add_argument("--mc-layouts", type=int, default=200, help="layouts per Monte Carlo hand")
     p.add_argument("--skip-generate", action="store_true", help="use the data already on disk")
@@ -87,7 +101,12 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
     model = fit_model(train, profile=profile, **params)
     fit_seconds = time.perf_counter() - t1
     print(f"[{profile}] fitted on {len(train)} hands in {fit_seconds:.1f} s")
-    out = args.out if args.out is not None else args.models / "evaluation"
+    if args.out is not None:
+        out = args.out
+    else:  # another --models is an experiment: its reports stay beside it
+        out = (
+            EVALUATION if args.models.resolve() == MODELS.resolve() else args.models / "evaluation"
+        )
     metrics: dict[str, Any] = {
         "fit_seconds": round(fit_seconds, 2),
         "selection": selection,
@@ -127,9 +146,24 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
     return metrics
 
 
+def check_models_folder(models: Path) -> None:
+    """Refuse to write the shipped models where the imported package does not read them (the
+    package imported from another checkout or from an installed wheel)."""
+    from callbreak_lab.bidding.model import shipped_models
+
+    reads = Path(str(shipped_models()))
+    if models.resolve() == MODELS.resolve() and reads.resolve() != MODELS.resolve():
+        raise SystemExit(
+            f"make_models: callbreak_lab is imported from {reads.parent}, which reads its models "
+            f"from {reads}, not {MODELS}; run with this checkout's package (`make venv`, or "
+            f"PYTHONPATH={ROOT}) or give --models"
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every requested profile; prints the tables and a JSON summary at the end."""
     args = _args(argv)
+    check_models_folder(args.models)
     summary = {profile: make_profile(profile, args) for profile in args.profiles}
     print(json.dumps(summary, indent=2))
     return 0

@@ -26,8 +26,8 @@ brute-force reference cannot reach (6..11 tricks left) need this script:
 
 Node counts are exact; CPU seconds on this kind of shared machine moved by up to 30 % between
 identical runs (session 11). Compare times only side by side: the old version (a git worktree on
-PYTHONPATH, with its own NUMBA_CACHE_DIR, emptied whenever its kernels change: numba's cache
-does not see a changed callee in another file) on one core and the new one on the other.
+PYTHONPATH; its kernels cache in a directory named by their sources' digest, apart from the new
+version's: solver/_consts.py) on one core and the new one on the other.
 
 Positions: random deals (presets modern, strict, online, home in turn) played at random to a
 trick boundary or 1..3 cards into a trick; ``record`` keeps the four seats' values and the

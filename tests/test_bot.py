@@ -138,15 +138,30 @@ def test_play_without_time_budget_answers_in_time(client: TestClient) -> None:
             break
         time.sleep(0.2)
     later = next(r for r in reqs if len(r["history"]) >= 6 and len(_legal_from_request(r)) > 1)
+    budget = Settings().default_time_budget_ms / 1000
     for req in (reqs[2], later):
         assert "timeBudget" not in req
         t0 = time.monotonic()
         resp = client.post("/play", json=req)
         elapsed = time.monotonic() - t0
         assert resp.status_code == 200
-        assert elapsed < 1.2, elapsed
+        assert elapsed < 10 * budget, elapsed  # bounded by the default budget, with room
     # with half the deal played, layouts solve in milliseconds: the answer comes from the search
     assert resp.headers["x-callbreak-choice"].startswith("search"), resp.headers
+
+
+def test_a_request_without_a_budget_gets_the_default_one() -> None:
+    """``default_time_budget_ms`` is the budget of a request without ``timeBudget``: a default
+    below the bot's margin leaves no time to search (the cheap card at once), and the same
+    request with a budget of its own searches."""
+    later = next(r for r in _plays() if len(r["history"]) >= 6 and len(_legal_from_request(r)) > 1)
+    cfg = Settings(workers=1, default_time_budget_ms=1, bot_margin_ms=150)
+    with TestClient(create_app(cfg)) as small:
+        resp = small.post("/play", json=later)
+        assert resp.status_code == 200
+        assert resp.headers["x-callbreak-choice"] == "heuristic", resp.headers
+        resp = small.post("/play", json={**later, "timeBudget": 1000})
+        assert resp.headers["x-callbreak-choice"].startswith("search"), resp.headers
 
 
 def test_tiny_budget_falls_back_to_a_legal_card(client: TestClient) -> None:

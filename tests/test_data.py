@@ -9,8 +9,12 @@ or extend it.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -244,14 +248,34 @@ def test_splits_are_disjoint_complete_and_stable(base: Path) -> None:
 # --- command line ---------------------------------------------------------------------------------
 
 
-def test_main_generate_resumes_via_cli_entry(
-    base: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_python_m_generate_resumes(base: Path, tmp_path: Path) -> None:
+    """``python -m callbreak_lab generate`` (the ``callbreak-lab`` command) reuses every chunk
+    of a dataset already on disk."""
     root = copy_of(base, tmp_path)
-    argv = ["--profile", "modern", "--n", str(N), "--seed", str(SEED), "--out", str(root)]
-    assert data.main_generate([*argv, "--chunk-size", str(CHUNK), "--no-progress"]) == 0
-    out = capsys.readouterr().out
-    assert "0 chunks solved, 3 reused" in out and "sha256:" in out
+    argv = ["generate", "--profile", "modern", "--n", str(N), "--seed", str(SEED)]
+    opts = ["--out", str(root), "--chunk-size", str(CHUNK), "--no-progress"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run(
+        [sys.executable, "-m", "callbreak_lab", *argv, *opts],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "0 chunks solved, 3 reused" in done.stdout and "sha256:" in done.stdout
+
+
+def test_the_library_names_no_default_folder() -> None:
+    """``generate`` and ``load`` take their folder from the caller: a default such as ``data``
+    would point at the repository's shipped datasets (only the CLI has one, ``./datasets``)."""
+    for function, folder in ((generate, "out_dir"), (load, "data_dir")):
+        parameter = inspect.signature(function).parameters[folder]
+        assert parameter.default is inspect.Parameter.empty, function.__name__
+    with pytest.raises(TypeError, match="out_dir"):
+        generate(PROFILE, 1, progress=False)  # type: ignore[call-arg]
 
 
 # --- Dask -----------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The package's layout keeps its promises: the pure library loads no widget, plot or web code,
-and no module reaches into another module's private names."""
+argument parsing stays in the command line's modules, and no module reaches into another
+module's private names."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ PURE = [
     "callbreak_lab.rules",
     "callbreak_lab.game",
     "callbreak_lab.render",
+    "callbreak_lab.render.html",
+    "callbreak_lab.render.style",
+    "callbreak_lab.render.svg",
+    "callbreak_lab.render.text",
     "callbreak_lab.errors",
     "callbreak_lab.fileio",
     "callbreak_lab.lines",
@@ -89,4 +94,80 @@ def test_no_module_imports_another_modules_private_names() -> None:
             if solver_inside and module.startswith(("callbreak_lab.solver", ".")):
                 continue
             bad.append(line)
+    assert bad == []
+
+
+#: What the renderers (``callbreak_lab/render/``) may import at module level besides each other.
+CORE = ("callbreak_lab.cards", "callbreak_lab.rules", "callbreak_lab.game", "callbreak_lab.errors")
+
+
+def _module_level_imports(path: Path) -> list[str]:
+    """The ``callbreak_lab`` modules ``path`` imports when it loads: neither inside a function
+    nor under ``if TYPE_CHECKING:``."""
+    found = []
+    for node in ast.parse(path.read_text(), filename=str(path)).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+    return [m for m in found if m.split(".")[0] == "callbreak_lab"]
+
+
+def test_the_renderers_import_only_the_core() -> None:
+    """The render package draws the core types and the analysis results, but loads only the
+    core: the results' types are imported for type checking only, so no analysis module is
+    loaded by rendering and none sits in an import circle with it."""
+    paths = sorted((PACKAGE / "render").glob("*.py"))
+    assert {p.stem for p in paths} >= {"__init__", "html", "style", "svg", "text"}
+    bad = [
+        f"{p.name}: {m}"
+        for p in paths
+        for m in _module_level_imports(p)
+        if m not in CORE and not m.startswith("callbreak_lab.render.")
+    ]
+    assert bad == []
+
+
+def test_a_lines_json_loads_no_renderer() -> None:
+    """A line's JSON names the cards of the rules' reasons in letters without loading any
+    renderer; its text loads the text renderer when asked."""
+    code = (
+        "import json, sys\n"
+        "from callbreak_lab import Deal, Position, play_out, random_player\n"
+        "from callbreak_lab.lines import playout_line\n"
+        "p = Position(Deal.random(3), 'online')\n"
+        "play_out(p, random_player(0))\n"
+        "for _ in range(3):\n"
+        "    p.unplay()\n"
+        "line = playout_line(p)\n"
+        "print(json.dumps(line.to_dict()['steps'][0]['restriction']))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('callbreak_lab.render')))\n"
+        "line.text()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('callbreak_lab.render')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == '"must follow clubs (every one beats the 2C)"'
+    assert out[1] == "[]"
+    assert "'callbreak_lab.render.text'" in out[2]
+
+
+def test_argument_parsing_lives_in_the_cli() -> None:
+    """``argparse`` is imported by ``callbreak_lab/cli/`` only: the library's functions take
+    arguments, the command line turns options into them."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.parent.name == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] == "argparse" for n in names):
+                bad.append(str(path.relative_to(PACKAGE.parent)))
     assert bad == []

@@ -47,7 +47,7 @@ def test_line_and_analyse_text_name_cards_in_letters_only(
 ) -> None:
     """The rules word their reasons with suit symbols (``must beat the 5♦``); the CLI's text and
     JSON name every card in letters, so one output never mixes ``JD`` and ``6♦``."""
-    from callbreak_lab.lines_render import letters
+    from callbreak_lab.cards import letters
 
     assert letters("must follow diamonds (cannot beat the T♦), not A♠ or 2♣/9♥") == (
         "must follow diamonds (cannot beat the TD), not AS or 2C/9H"

@@ -411,7 +411,9 @@ def test_models_dir_from_env_not_cwd(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv(MODELS_ENV, raising=False)
-    assert default_models_dir() == Path(__file__).resolve().parent.parent / "models"
+    assert (
+        default_models_dir() == Path(__file__).resolve().parent.parent / "callbreak_lab" / "models"
+    )
     monkeypatch.setenv(MODELS_ENV, str(models_dir))
     assert default_models_dir() == models_dir.resolve()
     assert load_model("online").profile == "online"

@@ -44,18 +44,84 @@ def test_python_tour_runs() -> None:
     assert result.attempted == len(test.examples)
 
 
+VARIABLE = re.compile(r'^([A-Z_]+)="([^"$]*)"$')
+#: README's lines that take minutes or keep running (a server): their options are checked, the
+#: run test leaves them out
+LONG = (
+    ("evaluate", "--monte-carlo"),
+    ("generate",),
+    ("serve",),
+    ("arena", "--players", "pimc,simple,simple,simple"),
+)
+#: options whose value names a file a README line reads, and those naming a folder one writes
+READS, WRITES = ("--record", "--bhoos", "--file"), ("--records", "--out")
+
+
 def cli_examples() -> list[list[str]]:
     """README's ``callbreak-lab`` lines as argument lists, comments and ``[optional]`` parts
-    removed, placeholders such as ``"<deal>"`` kept as plain arguments."""
+    removed, the shell variables its block sets (``DEAL="..."``) put in, placeholders such as
+    ``"<deal>"`` kept as plain arguments."""
     out = []
     for body in blocks("bash"):
+        variables: dict[str, str] = {}
         for line in body.splitlines():
             line = line.split("#", 1)[0].strip()
+            if found := VARIABLE.match(line):
+                variables[found[1]] = found[2]
+                continue
             if not line.startswith("callbreak-lab "):
                 continue
             line = re.sub(r"\[([^\]]*)\]", r"\1", line)  # '[--seat N]' -> '--seat N'
-            out.append(shlex.split(line)[1:])
+            argv = shlex.split(line)[1:]
+            for name, value in variables.items():
+                argv = [a.replace(f"${name}", value) for a in argv]
+            out.append(argv)
     return out
+
+
+def _is_long(argv: list[str]) -> bool:
+    return any(argv[0] == k[0] and all(a in argv for a in k[1:]) for k in LONG)
+
+
+def _value(argv: list[str], option: str) -> str | None:
+    return argv[argv.index(option) + 1] if option in argv else None
+
+
+def test_cli_examples_name_files_that_exist() -> None:
+    """Every file a README line reads is in the repository or in a folder an earlier line
+    writes; no shell variable is left unset."""
+    made: list[str] = []
+    for argv in cli_examples():
+        assert not [a for a in argv if "$" in a], argv
+        for option in READS:
+            path = _value(argv, option)
+            if path is not None:
+                assert (README.parent / path).is_file() or any(
+                    Path(path).is_relative_to(d) for d in made
+                ), (argv[0], option, path)
+        made += [v for v in (_value(argv, o) for o in WRITES) if v is not None]
+    assert sum(_is_long(argv) for argv in cli_examples()) == len(LONG)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_cli_examples_run_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every README line but the long ones runs, in order, with exit status 0: in a folder of
+    its own (what the lines write goes there), a file of the repository named by its path from
+    the repository's root."""
+    monkeypatch.chdir(tmp_path)
+    ran = 0
+    for argv in cli_examples():
+        if _is_long(argv):
+            continue
+        argv = [str(README.parent / a) if (README.parent / a).is_file() else a for a in argv]
+        assert main(argv) == 0, (argv, capsys.readouterr().err)
+        ran += 1
+    out = capsys.readouterr().out
+    assert ran >= 15 and "Traceback" not in out
+    assert sorted(p.name for p in (tmp_path / "boards").iterdir())[0] == "board-00000-r0.json"
 
 
 def test_cli_examples_are_listed() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from callbreak_lab import PRESETS, Card, Deal, Hand, Match, Position, play_out, random_player
-from callbreak_lab.render import RED, deal_html
+from callbreak_lab.render.html import deal_html
+from callbreak_lab.render.style import RED
 
 
 def test_card_and_hand_html() -> None:

@@ -157,9 +157,10 @@ def test_monte_carlo_admission_by_time_bound() -> None:
     cfg = Settings(workers=1, solve_timeout=6.0, monte_carlo_sample_ms=300.0)
     assert cfg.monte_carlo_cap == 10  # half of 6 s at 300 ms a sample
     with TestClient(create_app(cfg)) as small:
-        t0 = time.monotonic()
+        before = small.get("/healthz").json()["workers"]
         resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 11})
-        assert time.monotonic() - t0 < 1.0
+        # refused before any worker ran it: no job completed or killed meanwhile
+        assert small.get("/healthz").json()["workers"] == before
         message = _error(resp, "monte_carlo")
         assert message.startswith("at most 10 samples, got 11: a sample takes about 300 ms")
         assert "6 s time bound" in message
@@ -176,13 +177,11 @@ def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
     the samples asked for were solved, inside the time bound (no 503, no killed worker)."""
     cfg = Settings(workers=1, solve_timeout=4.0, monte_carlo_sample_ms=1.0)  # share: 2 s
     with TestClient(create_app(cfg)) as small:
-        t0 = time.monotonic()
         resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 500})
-        took = time.monotonic() - t0
-        assert resp.status_code == 200, resp.text
+        assert resp.status_code == 200, resp.text  # inside the time bound: no 503
         mc = resp.json()["monte_carlo"]
         assert mc["requested"] == 500 and mc["stopped_early"] and 1 <= mc["samples"] < 500
-        assert took < cfg.solve_timeout
+        assert small.get("/healthz").json()["workers"]["killed"] == 0
         assert abs(sum(mc["distribution"]) - 1) < 1e-9
         ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 1}).json()
         assert ok["monte_carlo"]["samples"] == 1 and not ok["monte_carlo"]["stopped_early"]
@@ -448,12 +447,11 @@ def test_analyse(client: TestClient) -> None:
 
 def test_time_bound_returns_503_and_the_server_goes_on() -> None:
     with TestClient(create_app(Settings(workers=1, solve_timeout=0.002))) as c:
-        t0 = time.monotonic()
         resp = c.post("/v1/solve", json={"deal": str(DEAL), "playout": True, "card_values": True})
         assert resp.status_code == 503
         assert "time bound" in resp.json()["detail"]
-        assert time.monotonic() - t0 < 2
-        assert c.get("/healthz").json()["status"] == "ok"
+        health = c.get("/healthz").json()
+        assert health["status"] == "ok" and health["workers"]["killed"] == 1
         assert c.post("/v1/evaluate", json={"hand": HAND, "seat": 0}).status_code == 200
         assert c.get("/healthz").json()["workers"]["alive"] == 1  # replaced
 
@@ -473,7 +471,7 @@ def test_pool_kills_a_runaway_job_and_replaces_the_worker() -> None:
             await pool.close()
 
     elapsed, answer, killed = asyncio.run(scenario())
-    assert elapsed < 1.5
+    assert elapsed < 10  # stopped at its 0.3 s bound, well before the job's own 30 s
     assert answer == "pong" and killed == 1
 
 

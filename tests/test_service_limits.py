@@ -98,12 +98,12 @@ def server() -> Iterator[str]:
         stop_server(proc)
 
 
-def _raw(base: str, chunks: list[tuple[bytes, float]], wait: float = 5.0) -> tuple[bytes, float]:
+def _raw(base: str, chunks: list[tuple[bytes, float]], wait: float = 60.0) -> tuple[bytes, bool]:
     """Send ``chunks`` (bytes, then a pause in seconds) on a new connection; the bytes the server
-    sent back until it closed (or ``wait`` passed), and seconds from the first byte to the end."""
+    sent back until it closed the connection or ``wait`` seconds (the client's patience, far
+    beyond the server's deadlines) passed, and whether the server closed it."""
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=wait) as sock:
-        t0 = time.monotonic()
         for data, pause in chunks:
             try:
                 sock.sendall(data)
@@ -111,44 +111,44 @@ def _raw(base: str, chunks: list[tuple[bytes, float]], wait: float = 5.0) -> tup
                 break
             time.sleep(pause)
         got = b""
-        sock.settimeout(max(0.1, wait - (time.monotonic() - t0)))
         try:
             while True:
                 part = sock.recv(65536)
                 if not part:
-                    break
+                    return got, True
                 got += part
         except TimeoutError:
-            pass
-        return got, time.monotonic() - t0
+            return got, False
+        except ConnectionResetError:
+            return got, True
 
 
 # --- slow clients and big headers -------------------------------------------------------------
 
 
 def test_headers_that_never_finish_get_a_408_and_a_close(server: str) -> None:
-    got, took = _raw(server, [(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nX-Slow: ", 0.0)])
+    got, closed = _raw(server, [(b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nX-Slow: ", 0.0)])
     assert got.startswith(b"HTTP/1.1 408"), got[:100]
     assert b"did not arrive within 1 s" in got
-    assert took < 3.0  # the 1 s deadline, not the client's patience
+    assert closed  # by the server at its 1 s deadline, not by the client's patience
 
 
 def test_a_silent_connection_is_closed(server: str) -> None:
-    got, took = _raw(server, [(b"", 0.0)])
-    assert got.startswith(b"HTTP/1.1 408") and took < 3.0
+    got, closed = _raw(server, [(b"", 0.0)])
+    assert got.startswith(b"HTTP/1.1 408") and closed
 
 
 def test_a_body_that_never_finishes_gets_a_408(server: str) -> None:
     head = b"POST /v1/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
     head += b"Content-Length: 100\r\n\r\n"
-    got, took = _raw(server, [(head + b'{"deal": "', 0.0)])
+    got, closed = _raw(server, [(head + b'{"deal": "', 0.0)])
     assert got.startswith(b"HTTP/1.1 408"), got[:100]
-    assert b"body did not arrive within 1 s" in got and took < 3.0
+    assert b"body did not arrive within 1 s" in got and closed
 
 
 def test_oversized_headers_get_a_431(server: str) -> None:
     head = b"GET /hi HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100_000 + b"\r\n\r\n"
-    got, _ = _raw(server, [(head, 0.0)])
+    got, _ = _raw(server, [(head, 0.0)], wait=5.0)
     assert got.startswith(b"HTTP/1.1 431"), got[:100]
     assert b"exceed 16384 bytes" in got
     # headers under the cap are fine
@@ -182,69 +182,87 @@ def test_json_sent_as_text_names_the_content_type(server: str, path: str) -> Non
 
 
 def test_pool_shares_workers_between_kinds_and_clients() -> None:
-    """Eight long bot jobs of one client and a quick solve of another: the solve starts at
-    once on the worker the bot kind may not take."""
+    """Three long bot jobs of one client and a quick solve of another: the solve runs at once
+    on the worker the bot kind may not take, so it is answered while the first bot job still
+    runs (without the shares it would wait for one to end)."""
 
-    async def scenario() -> tuple[float, list[float]]:
+    async def scenario() -> tuple[int, list[float]]:
         pool = WorkerPool(2)
         await pool.start(60)
         try:
             t0 = time.monotonic()
             bots = [
-                asyncio.create_task(pool.run("ping", {"delay": 0.4}, 30, kind="bot", client="a"))
-                for _ in range(8)
+                asyncio.create_task(pool.run("ping", {"delay": 1.0}, 30, kind="bot", client="a"))
+                for _ in range(3)
             ]
             await asyncio.sleep(0.05)
-            s0 = time.monotonic()
             assert await pool.run("ping", {}, 30, kind="solve", client="b") == "pong"
-            solve_wait = time.monotonic() - s0
+            bots_done = sum(b.done() for b in bots)
             ends = []
             for b in bots:
                 await b
                 ends.append(time.monotonic() - t0)
-            return solve_wait, ends
+            return bots_done, ends
         finally:
             await pool.close()
 
-    solve_wait, ends = asyncio.run(scenario())
-    assert solve_wait < 0.3
-    # the bot kind holds one of the two workers: its eight jobs run one after another
-    assert ends[-1] > 8 * 0.4 - 0.2
+    bots_done, ends = asyncio.run(scenario())
+    assert bots_done == 0
+    # the bot kind holds one of the two workers: its jobs run one after another (a lower bound:
+    # each sleeps its full second)
+    assert ends[-1] > 3 * 1.0 - 0.2
 
 
 def test_one_client_cannot_take_every_worker() -> None:
-    async def scenario() -> float:
+    """Three long jobs of one client and a quick one of another: the other client's job is
+    answered while the first long job still runs."""
+
+    async def scenario() -> int:
         pool = WorkerPool(2)
         await pool.start(60)
         try:
             longs = [
-                asyncio.create_task(pool.run("ping", {"delay": 0.5}, 30, kind="long", client="a"))
-                for _ in range(4)
+                asyncio.create_task(pool.run("ping", {"delay": 1.0}, 30, kind="long", client="a"))
+                for _ in range(3)
             ]
             await asyncio.sleep(0.05)
-            s0 = time.monotonic()
             await pool.run("ping", {}, 30, kind="solve", client="b")
-            wait = time.monotonic() - s0
+            done = sum(t.done() for t in longs)
             await asyncio.gather(*longs)
-            return wait
+            return done
         finally:
             await pool.close()
 
-    assert asyncio.run(scenario()) < 0.3
+    assert asyncio.run(scenario()) == 0
+
+
+def _early_plays() -> list[dict[str, Any]]:
+    """Recorded ``/play`` requests in the first trick or two (more than 44 cards left in play)
+    with a choice of cards: each of their searches has 200 layouts of a nearly full deal to
+    solve, far more than fits in the bot's longest search (``bot_max_search_ms``), so each runs
+    until its budget ends."""
+    out = []
+    for req in _plays():
+        left = 52 - 4 * len(req.get("history") or []) - len(req.get("played") or [])
+        if left > 44 and sum(_legal(req, c) for c in req["cards"]) > 1:
+            out.append(req)
+    return out
 
 
 @pytest.mark.timeout(120)
 def test_long_bot_budgets_do_not_hold_up_a_quick_solve(server: str) -> None:
     """Eight ``/play`` requests with a ten-minute ``timeBudget`` in flight, then an endgame
-    ``/v1/solve``: the solve is answered at once (it took 3.3 s before the pool had shares,
-    15-17 s with earlier plays), and every play is legal."""
-    plays = _searched_plays()[:8]
+    ``/v1/solve`` from another client: the solve (milliseconds of search) is answered while
+    every play is still in flight (one searching until its budget ends on the worker the bot
+    kind may take, the others queued behind it); without the pool's shares it waited for a
+    play's search to end. Every play is legal."""
+    plays = _early_plays()[:8]
     assert len(plays) == 8
 
     # the solve comes from another address (127.0.0.2 is loopback too): another client
     other = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
 
-    async def scenario() -> tuple[float, list[httpx.Response]]:
+    async def scenario() -> tuple[list[bool], list[httpx.Response]]:
         async with (
             httpx.AsyncClient(base_url=server, timeout=60) as c,
             httpx.AsyncClient(base_url=server, timeout=60, transport=other) as d,
@@ -254,14 +272,14 @@ def test_long_bot_budgets_do_not_hold_up_a_quick_solve(server: str) -> None:
                 for p in plays
             ]
             await asyncio.sleep(0.3)
-            t0 = time.monotonic()
             r = await d.post("/v1/solve", json=ENDGAME)
-            took = time.monotonic() - t0
             assert r.status_code == 200, r.text
-            return took, list(await asyncio.gather(*tasks))
+            done = [t.done() for t in tasks]
+            return done, list(await asyncio.gather(*tasks))
 
-    took, answers = asyncio.run(scenario())
-    assert took < 2.0
+    done, answers = asyncio.run(scenario())
+    assert not any(done), done
+    assert any(a.headers["x-callbreak-choice"].startswith("search") for a in answers)
     for p, a in zip(plays, answers, strict=True):
         assert a.status_code == 200 and _legal(p, a.json()["value"])
 
@@ -270,19 +288,24 @@ def test_long_bot_budgets_do_not_hold_up_a_quick_solve(server: str) -> None:
 
 
 def test_play_budget_counts_from_the_first_byte(server: str) -> None:
-    """A ``/play`` whose body comes 0.45 s after its headers, with a 0.6 s budget: the answer
-    arrives within 0.6 s of the first byte (the time spent receiving is not given again)."""
-    req = {**_searched_plays()[0], "timeBudget": 600}
+    """A ``/play`` whose body comes 0.45 s after its headers, with a 0.5 s budget: the server
+    counts the budget from the first byte, so the 0.45 s spent receiving leaves less than its
+    margin and it answers with the cheap card at once, no search (counted from the body, 0.35 s
+    would remain and it would search)."""
+    choices = (p for p in _searched_plays() if sum(_legal(p, c) for c in p["cards"]) > 1)
+    req = {**next(choices), "timeBudget": 500}  # a choice to make: not a forced card
     body = json.dumps(req).encode()
     head = (
         "POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     ).encode()
-    got, took = _raw(server, [(head, 0.45), (body, 0.0)], wait=5.0)
+    got, _ = _raw(server, [(head, 0.45), (body, 0.0)])
     assert got.startswith(b"HTTP/1.1 200"), got[:200]
-    answer = json.loads(got.split(b"\r\n\r\n", 1)[1])["value"]
-    assert _legal(req, answer)
-    assert took < 0.6
+    head_part, _, body_part = got.partition(b"\r\n\r\n")
+    headers = dict(line.decode().lower().split(": ", 1) for line in head_part.split(b"\r\n")[1:])
+    assert _legal(req, json.loads(body_part)["value"])
+    assert headers["x-callbreak-choice"] == "heuristic", headers
+    assert float(headers["x-callbreak-elapsed-ms"]) >= 450  # the clock started at the headers
 
 
 @pytest.mark.slow

@@ -1,5 +1,5 @@
-"""The models shipped in ``models/``: they load (card checked), were trained on the dataset shipped
-beside them in ``data/``, and give sensible calls under every preset of their profile.
+"""The models shipped in ``callbreak_lab/models/``: they load (card checked), were trained on the
+dataset shipped in ``data/``, and give sensible calls under every preset of their profile.
 
 Profiles without a shipped model are listed in the README; their parameters skip here with that
 reason, so a model that lands is tested at once.
@@ -23,7 +23,8 @@ from callbreak_lab.bidding.model import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-MODELS = ROOT / "models"
+MODELS = ROOT / "callbreak_lab" / "models"
+EVALUATION = ROOT / "benchmarks" / "evaluation"
 DATA = ROOT / "data"
 
 STRONG = "AKQJT.AK.AK.AK32"  # spades first; near-certain tricks
@@ -59,9 +60,9 @@ def test_shipped_model(profile: str) -> None:
 
 @pytest.mark.parametrize("preset", list(PRESET_PROFILE))
 def test_shipped_model_reproduces_its_held_out_report(preset: str) -> None:
-    """The held-out numbers in ``models/evaluation/evaluation-<preset>.json`` come out again from
-    the shipped file (log losses of both heads, the model's mean score and, for a conditioned
-    model, its score with the earlier seats' calls)."""
+    """The held-out numbers in ``benchmarks/evaluation/evaluation-<preset>.json`` come out again
+    from the shipped file (log losses of both heads, the model's mean score and, for a
+    conditioned model, its score with the earlier seats' calls)."""
     from callbreak_lab.bidding import datasets as data
     from callbreak_lab.bidding.calls import best_calls
     from callbreak_lab.bidding.estimator import deal_calls
@@ -69,7 +70,7 @@ def test_shipped_model_reproduces_its_held_out_report(preset: str) -> None:
     from callbreak_lab.rules import Ruleset
 
     profile = PRESET_PROFILE[preset]
-    report_path = MODELS / "evaluation" / f"evaluation-{preset}.json"
+    report_path = EVALUATION / f"evaluation-{preset}.json"
     if not _shipped(profile) or not report_path.is_file():
         pytest.skip(f"no model or no held-out report shipped for {preset!r}")
     report = json.loads(report_path.read_text())

@@ -1,4 +1,12 @@
-"""A time limit stops a running search (``solver.time_limit``) and leaves the engine exact."""
+"""A time limit stops a running search (``solver.time_limit``) and leaves the engine exact.
+
+Every search these tests stop is slow by construction, not by a measurement on one machine:
+first-lead card values of a full deal whose proof takes hundreds of thousands of nodes
+(``LONG_NODES``) under a limit of milliseconds, or tens of millions (``SLOW_NODES``) under a
+limit of tenths of a second. The node counts are exact (one thread, a fresh engine) and are
+checked here; no engine searches anywhere near the tens of millions of nodes a second that
+would be needed to finish in time.
+"""
 
 from __future__ import annotations
 
@@ -15,17 +23,35 @@ from callbreak_lab.rules import Ruleset
 from callbreak_lab.solver import SearchTimeout, api
 from callbreak_lab.solver._engine import Engine
 
-# a full deal whose first-lead card values take tens of milliseconds or more on any engine
+#: a full deal whose first-lead card values for seat 0 (online) take at least ``LONG_NODES``
+#: nodes (checked by ``expected``)
 LONG = Deal.random(3)
+LONG_NODES = 400_000
+#: seat 0's first-lead card values of ``Deal.random(1416)`` (online) take at least this many
+#: nodes (``test_the_slow_layout_is_slow_by_its_node_count``), the same hand of seat 0 with the
+#: other cards in blocks by suit (``FAST``) at most ``FAST_NODES``
+SLOW_NODES = 10_000_000
+FAST = "A6532.KQ8.K6.T64 .65432.AQJT9875. ..432.AKQJ987532 KQJT9874.AJT97.."
+FAST_NODES = 100_000
 
 
 def _root() -> api.Root:
     return api.make_root(LONG, "online")
 
 
+def _nodes(deal: Deal) -> tuple[dict[int, int], int]:
+    """Seat 0's first-lead card values (online) on one thread and a fresh engine, and the
+    nodes they took (the same count on every run)."""
+    eng = Engine(threads=1)
+    values = api.values_of(api.make_root(deal, "online"), 0, eng)
+    return values, eng.counters().nodes
+
+
 @pytest.fixture(scope="module")
 def expected() -> dict[int, int]:
-    return api.values_of(_root(), 0, Engine(threads=1))
+    values, nodes = _nodes(LONG)
+    assert nodes >= LONG_NODES, "LONG is no longer a long search: pick another deal"
+    return values
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -36,7 +62,8 @@ def test_a_time_limit_stops_a_long_search_and_the_engine_stays_exact(
     with pytest.raises(SearchTimeout), solver.time_limit(0.001, eng):
         api.values_of(_root(), 0, eng)
     with solver.time_limit(0.0, eng):  # every search started after the time is up stops too
-        time.sleep(0.05)
+        while not eng.interrupted:  # the limit's timer thread has fired
+            time.sleep(0.001)
         with pytest.raises(SearchTimeout):
             api.value_of(_root(), 0, eng)
         with pytest.raises(SearchTimeout):
@@ -48,6 +75,7 @@ def test_a_time_limit_stops_a_long_search_and_the_engine_stays_exact(
 
 
 def test_the_public_time_limit_is_the_threads_engine(expected: dict[int, int]) -> None:
+    api.engine().clear()  # nothing of this deal in the thread's table: the whole search
     with pytest.raises(TimeoutError), solver.time_limit(0.001):  # SearchTimeout is one
         solver.card_values(LONG, 0, "online")
     got = solver.card_values(LONG, 0, "online")
@@ -58,28 +86,61 @@ def test_the_public_time_limit_is_the_threads_engine(expected: dict[int, int]) -
             pass
 
 
-def test_a_players_budget_stops_the_layout_it_is_solving() -> None:
-    """``pimc.layout_values`` leaves out the layout the budget ended in: four full-deal
-    layouts cannot all be solved in 5 ms, and any that were are exact."""
+class _Clock:
+    """A stand-in for ``pimc``'s ``time``: a microsecond passes per reading, so its own
+    deadline checks never find the budget spent before a layout starts, however busy the
+    machine; the solver's time limit keeps its real clock (a timer thread)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 1e-6
+        return self.now
+
+
+def test_a_players_budget_stops_the_layout_it_is_solving(
+    monkeypatch: pytest.MonkeyPatch, expected: dict[int, int]
+) -> None:
+    """``pimc.layout_values`` leaves out the layout the budget ended in: the first full-deal
+    layout (``Deal.random(1416)``, ``SLOW_NODES`` nodes or more) is still being solved when
+    the 0.2 s budget ends, so no layout comes back; the thread's engine answers exactly
+    afterwards."""
+    from callbreak_lab.arena import pimc
+
+    slow = Deal.random(1416)
     api.engine().clear()  # nothing of this deal in the thread's table
-    k = Knowledge.from_history(Ruleset.preset("online"), 0, LONG.hands[0].mask, [])
-    rows = np.array([[h.mask for h in LONG.hands]] * 4, dtype=np.uint64)
-    out, worst = layout_values(k, rows, 0.005)
-    assert len(out) < 4 and worst > 0
-    for _, values in out:
-        assert values == api.values_of(_root(), 0, Engine(threads=1))
+    before = api.engine().counters().nodes
+    k = Knowledge.from_history(Ruleset.preset("online"), 0, slow.hands[0].mask, [])
+    rows = np.array([[h.mask for h in slow.hands]] * 4, dtype=np.uint64)
+    monkeypatch.setattr(pimc, "time", _Clock())
+    out, worst = layout_values(k, rows, 0.2)
+    assert out == [] and worst > 0
+    assert api.engine().counters().nodes > before  # it searched the layout it left out
+    got = solver.card_values(LONG, 0, "online")
+    assert {int(c): v for c, v in got.items()} == expected
 
 
 def test_a_per_layout_limit_leaves_a_slow_layout_and_goes_on() -> None:
     """``per_layout`` stops one layout and goes on to the next, whose values are exact: the
-    first lead of ``Deal.random(1416)`` takes seconds on any engine (2.7 s on two threads),
-    the same hand of seat 0 with the other cards in blocks by suit a few milliseconds."""
+    first lead of ``Deal.random(1416)`` takes ``SLOW_NODES`` nodes or more, far beyond 0.3 s,
+    the same hand of seat 0 with the other cards in blocks by suit (``FAST``) at most
+    ``FAST_NODES``, far within it. The stopped layout ran for at least its limit and stopped
+    well within ten times it."""
     slow = Deal.random(1416)
-    fast = Deal.parse("A6532.KQ8.K6.T64 .65432.AQJT9875. ..432.AKQJ987532 KQJT9874.AJT97..")
+    fast = Deal.parse(FAST)
     assert fast.hands[0] == slow.hands[0]
+    assert _nodes(fast)[1] <= FAST_NODES
     api.engine().clear()
     k = Knowledge.from_history(Ruleset.preset("online"), 0, slow.hands[0].mask, [])
     rows = np.array([[h.mask for h in d.hands] for d in (slow, fast)], dtype=np.uint64)
-    out, worst = layout_values(k, rows, None, per_layout=0.1)
-    assert [i for i, _ in out] == [1] and 0.1 <= worst < 1.0
+    out, worst = layout_values(k, rows, None, per_layout=0.3)
+    assert [i for i, _ in out] == [1] and 0.3 <= worst < 3.0
     assert out[0][1] == api.values_of(api.make_root(fast, "online"), 0, Engine(threads=1))
+
+
+@pytest.mark.slow
+def test_the_slow_layout_is_slow_by_its_node_count() -> None:
+    """What ``test_a_per_layout_limit_leaves_a_slow_layout_and_goes_on`` relies on: the slow
+    layout's proof takes at least ``SLOW_NODES`` nodes (a full solve: seconds)."""
+    assert _nodes(Deal.random(1416))[1] >= SLOW_NODES

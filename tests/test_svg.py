@@ -1,4 +1,4 @@
-"""SVG card faces and the card table (callbreak_lab.svg): well-formed, self-contained, and
+"""SVG card faces and the card table (callbreak_lab.render.svg): well-formed, self-contained, and
 showing what they claim (seats, trick, highlighted values, calls and scores)."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import pytest
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, play_out, random_player
 from callbreak_lab.cards import ALL_CARDS
 from callbreak_lab.errors import CallbreakLabError, SeatError
+from callbreak_lab.render.style import BEST, BLACK, PLAYED, RED
+from callbreak_lab.render.svg import card_svg, hand_svg, table_svg
 from callbreak_lab.rules import format_tenths
-from callbreak_lab.svg import BEST, BLACK, PLAYED, RED, card_svg, hand_svg, table_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 S = "{http://www.w3.org/2000/svg}"

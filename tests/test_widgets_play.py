@@ -169,7 +169,7 @@ def test_deal_explorer_solves_the_four_seats() -> None:
 def test_play_line_view_draws_the_table_with_values_and_readable_buttons() -> None:
     import xml.etree.ElementTree as ET
 
-    from callbreak_lab.svg import PLAYED
+    from callbreak_lab.render.style import PLAYED
     from callbreak_lab.widgets.play_views import PlayLineView
 
     svg_ns = "{http://www.w3.org/2000/svg}"

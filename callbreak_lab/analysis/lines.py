@@ -38,7 +38,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from callbreak_lab.cards import Card, CardLike, Deal, check_seat, lowest_card, play_order_key
+from callbreak_lab.cards import (
+    Card,
+    CardLike,
+    Deal,
+    check_seat,
+    letters,
+    lowest_card,
+    play_order_key,
+)
 from callbreak_lab.errors import CallError, IllegalPlayError, SolverInputError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Legal, Reason, Ruleset
@@ -198,8 +206,6 @@ class Step:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (cards as text in letters, the reasons' cards too)."""
-        from callbreak_lab.lines_render import letters
-
         d: dict[str, Any] = {
             "seat": self.seat,
             "card": str(self.card),
@@ -354,7 +360,7 @@ class Line:
 
     def text(self, detail: bool = False) -> str:
         """Plain text, one line per trick (``detail``: each decision's values and reasons)."""
-        from callbreak_lab.lines_render import line_text
+        from callbreak_lab.render.text import line_text
 
         return line_text(self, detail)
 
@@ -362,7 +368,7 @@ class Line:
         return self.text()
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.lines_render import line_html
+        from callbreak_lab.render.html import line_html
 
         return line_html(self)
 

@@ -153,7 +153,7 @@ class Review:
 
     def text(self, detail: bool = False) -> str:
         """Plain text: one line per trick, then the flagged cards and the summary."""
-        from callbreak_lab.lines_render import review_text
+        from callbreak_lab.render.text import review_text
 
         return review_text(self, detail)
 
@@ -161,7 +161,7 @@ class Review:
         return self.text()
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.lines_render import review_html
+        from callbreak_lab.render.html import review_html
 
         return review_html(self)
 
@@ -349,17 +349,17 @@ class SingleDummyReview:
     def text(self) -> str:
         """Plain text: one line per judged card that cost something, the biggest mistakes and
         the players' summary."""
-        from callbreak_lab.review_render import review_text
+        from callbreak_lab.render.text import single_dummy_review_text
 
-        return review_text(self)
+        return single_dummy_review_text(self)
 
     def __str__(self) -> str:
         return self.text()
 
     def _repr_html_(self) -> str:
-        from callbreak_lab.review_render import review_html
+        from callbreak_lab.render.html import single_dummy_review_html
 
-        return review_html(self)
+        return single_dummy_review_html(self)
 
 
 def _bar(progress: bool | Progress | None, total: int, desc: str) -> tuple[Progress | None, Any]:

@@ -79,25 +79,20 @@ def _build(spec: PlayerSpec, rules: Ruleset, budget_ms: int | None) -> Any:
     return spec()
 
 
-def _remote_task(*args: Any) -> list[dict[str, Any]]:
-    """``_play_task`` in a worker process: the boards as plain data (hands do not pickle)."""
-    return [b.to_dict() for b in _play_task(*args)]
-
-
 def _play_task(
     specs: Sequence[PlayerSpec],
     labels: Sequence[str],
     rules: Ruleset,
+    deals: Sequence[Deal],
     seed: int,
     first: int,
-    count: int,
     rotation: int,
     budget_ms: int | None,
 ) -> list[Board]:
-    """One match (deals ``first .. first + count - 1``) in one rotation."""
+    """One match (``deals``, tournament deals ``first ..``) in one rotation. The same call in
+    this process or in a worker: the deals, the rules and the boards cross as they are."""
     table = [(t + rotation) % 4 for t in range(4)]
     players = [_build(specs[e], rules, budget_ms) for e in table]
-    deals = [tournament_deal(seed, first + k) for k in range(count)]
     boards = play_match(
         deals,
         rules,
@@ -379,17 +374,16 @@ def run(
         if isinstance(spec, str):
             make_player(spec, r, budget_ms)
     group = r.match_deals or 5
-    tasks = [
-        (first, min(group, n - first), rotation)
+    matches = [
+        (first, [tournament_deal(seed, j) for j in range(first, min(first + group, n))])
         for first in range(0, n, group)
-        for rotation in range(4)
     ]
+    tasks = [(first, match, rotation) for first, match in matches for rotation in range(4)]
     directory = None if records is None else Path(records)
     if directory is not None:
-        for first, count, rotation in tasks:
-            for k in range(count):
+        for first, match, rotation in tasks:
+            for k, deal in enumerate(match):
                 by_seat = tuple(labels[((s + k) % 4 + rotation) % 4] for s in range(4))
-                deal = tournament_deal(seed, first + k)
                 check_record_slot(
                     directory, board_identity(deal, r, by_seat, seed, first + k, rotation)
                 )
@@ -408,18 +402,18 @@ def run(
 
     try:
         if jobs == 1 and backend == "loky":
-            for first, count, rotation in tasks:
-                take(_play_task(specs, labels, r, seed, first, count, rotation, budget_ms))
+            for first, match, rotation in tasks:
+                take(_play_task(specs, labels, r, match, seed, first, rotation, budget_ms))
         else:
             from joblib import delayed
 
             with parallel_results(backend, jobs, client, address) as par:
                 calls = (
-                    delayed(_remote_task)(specs, labels, r, seed, first, count, rotation, budget_ms)
-                    for first, count, rotation in tasks
+                    delayed(_play_task)(specs, labels, r, match, seed, first, rotation, budget_ms)
+                    for first, match, rotation in tasks
                 )
-                for data in par(calls):
-                    take([Board.from_dict(d) for d in data])
+                for boards in par(calls):
+                    take(boards)
     finally:
         bar.close()
     found.sort(key=lambda b: (b.deal_index, b.rotation))

@@ -7,7 +7,8 @@ solved-deal datasets and its evaluation.
   scoring kind (``best_call``, ``best_calls``, ``legal_calls``).
 - ``estimator`` and ``learners``: ``BidModel``, a scikit-learn estimator of the trick
   distribution of a hand.
-- ``model``: the shipped models (``load_model``, ``recommend_call``, model cards).
+- ``model``: the shipped models, package data in ``callbreak_lab/models/`` (``load_model``,
+  ``recommend_call``, model cards, ``shipped_models``).
 - ``datasets``: solved-deal datasets per legal-card profile (``PROFILES``).
 - ``evaluation``: held-out tables and plots.
 - ``training``: model selection used by ``scripts/make_models.py``.

@@ -23,12 +23,12 @@ from callbreak_lab.bidding.features import (
     KING,
     LEN_TABLE,
     QUEEN,
-    SPADES,
     HasMask,
     mask_of,
     suit_patterns,
     validate_hands,
 )
+from callbreak_lab.cards import Suit
 from callbreak_lab.errors import ModelError, RulesError
 
 __all__ = [
@@ -98,11 +98,11 @@ def count_with_support(masks: np.ndarray) -> np.ndarray:
     pats = suit_patterns(masks)
     aces = ((pats >> ACE) & 1).sum(axis=1)
     kings = _SUPPORTED_KING[pats]
-    sp_len = LEN_TABLE[pats[:, SPADES]]
+    sp_len = LEN_TABLE[pats[:, Suit.SPADES]]
     extra = np.maximum(sp_len - 3, 0)
-    spade_honours = ((pats[:, SPADES] >> ACE) & 1) + kings[:, SPADES]
+    spade_honours = ((pats[:, Suit.SPADES] >> ACE) & 1) + kings[:, Suit.SPADES]
     spare = np.maximum(sp_len - spade_honours - extra, 0)
-    short = (LEN_TABLE[pats[:, :SPADES]] <= 1).sum(axis=1)
+    short = (LEN_TABLE[pats[:, : Suit.SPADES]] <= 1).sum(axis=1)
     return aces + kings.sum(axis=1) + extra + np.minimum(short, spare)
 
 
@@ -118,9 +118,9 @@ def fractional_honours(masks: np.ndarray) -> np.ndarray:
     unrounded value comes from :func:`baseline_counts`.
     """
     pats = suit_patterns(masks)
-    side = _SIDE_FRACTION[pats[:, :SPADES]].sum(axis=1)
-    spades = _SPADE_FRACTION[pats[:, SPADES]]
-    extra = np.maximum(LEN_TABLE[pats[:, SPADES]] - 3, 0)
+    side = _SIDE_FRACTION[pats[:, : Suit.SPADES]].sum(axis=1)
+    spades = _SPADE_FRACTION[pats[:, Suit.SPADES]]
+    extra = np.maximum(LEN_TABLE[pats[:, Suit.SPADES]] - 3, 0)
     return side + spades + extra
 
 

@@ -33,11 +33,13 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from callbreak_lab.cards import N_TRICKS
 from callbreak_lab.errors import CallError, ModelError, RulesError
 
 __all__ = [
     "SUM_TOLERANCE",
     "TIE_TOLERANCE",
+    "TRICK_COUNTS",
     "CallAdvice",
     "CallAdviceBatch",
     "ScoringRules",
@@ -52,7 +54,7 @@ __all__ = [
     "score_matrix",
 ]
 
-N_TRICKS = 14  # trick counts 0..13
+TRICK_COUNTS = N_TRICKS + 1  # a hand takes 0..13 tricks: the columns of a trick distribution
 SUM_TOLERANCE = 1e-6
 TIE_TOLERANCE = 1e-9
 
@@ -84,9 +86,8 @@ def legal_calls(rules: ScoringRules) -> np.ndarray:
 
 def _build_scores(rules: ScoringRules) -> np.ndarray:
     calls = legal_calls(rules)
-    mat = np.array(
-        [[int(rules.score(int(c), t)) for t in range(N_TRICKS)] for c in calls], dtype=np.float64
-    )
+    rows = [[int(rules.score(int(c), t)) for t in range(TRICK_COUNTS)] for c in calls]
+    mat = np.array(rows, dtype=np.float64)
     made = mat > 0
     missed_ok = mat[~made] == -10 * np.broadcast_to(calls[:, None], mat.shape)[~made]
     if not np.all(missed_ok):
@@ -146,7 +147,7 @@ def _validate(dist: npt.ArrayLike) -> np.ndarray:
         arr = np.asarray(dist, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise ModelError(f"trick distribution must be numeric: {exc}") from None
-    if arr.ndim not in (1, 2) or arr.shape[-1] != N_TRICKS:
+    if arr.ndim not in (1, 2) or arr.shape[-1] != TRICK_COUNTS:
         raise ModelError(
             f"trick distribution must have shape (14,) or (n, 14) for tricks 0..13, "
             f"got shape {arr.shape}"
@@ -172,7 +173,7 @@ def point_mass(tricks: int) -> np.ndarray:
     """The distribution that is certain of ``tricks`` (0..13)."""
     if not 0 <= int(tricks) <= 13:
         raise ModelError(f"tricks must be in 0..13, got {tricks}")
-    out = np.zeros(N_TRICKS, dtype=np.float64)
+    out = np.zeros(TRICK_COUNTS, dtype=np.float64)
     out[int(tricks)] = 1.0
     return out
 

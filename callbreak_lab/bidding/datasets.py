@@ -27,7 +27,6 @@ the dataset grows.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -63,7 +62,6 @@ __all__ = [
     "generate",
     "is_test",
     "load",
-    "main_generate",
     "profile_of",
     "profile_rules",
     "solver_version",
@@ -325,7 +323,8 @@ def generate(
     profile: str,
     n: int,
     seed: int = 0,
-    out_dir: str | os.PathLike[str] = "data",
+    *,
+    out_dir: str | os.PathLike[str],
     chunk_size: int = DEFAULT_CHUNK,
     n_jobs: int = 1,
     backend: Literal["loky", "dask"] = "loky",
@@ -335,6 +334,9 @@ def generate(
     force: bool = False,
 ) -> GenerateReport:
     """Solve ``n`` seeded deals for ``profile`` into ``<out_dir>/<profile>/`` (resumable).
+
+    ``out_dir`` has no default: a library call names its folder (the CLI's default is
+    ``./datasets``), so nothing writes into a shipped dataset by accident.
 
     Chunks already on disk and valid are reused; missing, torn or corrupt ones are (re)solved in
     parallel with joblib: local processes (``backend="loky"``, ``n_jobs``) or a Dask cluster
@@ -361,7 +363,7 @@ def generate(
     check_backend(backend, client, address, DataError)
     version, version_source = solver_version()
     if not str(out_dir).strip():  # Path("") is the working directory
-        raise DataError("out_dir is empty (give a directory, e.g. data)")
+        raise DataError("out_dir is empty (give a directory, e.g. datasets)")
     directory = Path(out_dir) / profile
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -514,7 +516,7 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> DealData:
 
 def load(
     profile: str,
-    data_dir: str | os.PathLike[str] = "data",
+    data_dir: str | os.PathLike[str],
     split: Literal["train", "test", "all"] = "train",
     verify: bool = True,
 ) -> DealData:
@@ -556,63 +558,3 @@ def load(
         keep = is_test(data.index) == (split == "test")
         data = DealData(data.masks[keep], data.dd[keep], data.playout[keep], data.index[keep])
     return DealData(data.masks, data.dd, data.playout, data.index, card)
-
-
-# ---------------------------------------------------------------------------------------------
-# Command line
-# ---------------------------------------------------------------------------------------------
-
-
-def add_generate_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``generate`` options (shared by ``main_generate`` and the ``callbreak-lab`` CLI)."""
-    p.add_argument("--profile", required=True, help="profile or preset name, e.g. modern, home")
-    p.add_argument("--n", type=int, required=True, help="number of deals")
-    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="local worker processes (-1: all cores)")
-    p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://h:8786")
-    p.add_argument(
-        "--out",
-        default="datasets",
-        help="directory of the datasets (default ./datasets; the shipped ones are in data/)",
-    )
-    p.add_argument(
-        "--force",
-        action="store_true",
-        help="rewrite an existing dataset with fewer deals, another chunk size or solver version",
-    )
-    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, help="deals per chunk file")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
-def run_generate(args: argparse.Namespace) -> GenerateReport:
-    """Run ``generate`` from parsed ``add_generate_arguments`` options."""
-    return generate(
-        args.profile,
-        args.n,
-        seed=args.seed,
-        out_dir=args.out,
-        chunk_size=args.chunk_size,
-        n_jobs=args.jobs,
-        backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
-        address=args.dask,
-        progress=not args.no_progress,
-        force=args.force,
-    )
-
-
-def main_generate(argv: Sequence[str] | None = None) -> int:
-    """``python -m callbreak_lab.bidding.datasets --profile P --n N ...``: generate, print a
-    summary."""
-    p = argparse.ArgumentParser(prog="callbreak-lab generate", description=generate.__doc__)
-    add_generate_arguments(p)
-    report = run_generate(p.parse_args(argv))
-    c = report.card
-    print(
-        f"{c['count']} deals in {report.directory} ({report.solved} chunks solved, "
-        f"{report.reused} reused), hash {c['content_hash']}"
-    )
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main_generate())

@@ -41,7 +41,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from callbreak_lab.bidding.calls import best_calls
+from callbreak_lab.bidding.calls import TRICK_COUNTS, best_calls
 from callbreak_lab.bidding.datasets import PROFILES
 from callbreak_lab.bidding.features import (
     FEATURE_NAMES,
@@ -50,7 +50,7 @@ from callbreak_lab.bidding.features import (
     rename_side_suits,
     validate_hands,
 )
-from callbreak_lab.bidding.learners import LEARNERS, N_TRICKS, Head, fit_head, oof_proba
+from callbreak_lab.bidding.learners import LEARNERS, Head, fit_head, oof_proba
 from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 
@@ -333,7 +333,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
             self.conditioned_, _ = self._fit_head(params, xc, y_playout, groups)
         self.n_train_ = n
         self.n_features_in_ = N_COLUMNS
-        self.classes_ = np.arange(N_TRICKS)
+        self.classes_ = np.arange(TRICK_COUNTS)
         return self
 
     def _fit_head(
@@ -453,7 +453,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
             return self.playout_.proba(x)
         if known.all():
             return conditioned.proba(np.hstack([x, call_features(x_in)]))
-        out = np.empty((len(x), N_TRICKS))
+        out = np.empty((len(x), TRICK_COUNTS))
         out[known] = conditioned.proba(np.hstack([x[known], call_features(x_in[known])]))
         out[~known] = self.playout_.proba(x[~known])
         return out
@@ -493,7 +493,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
 
     def expected_tricks(self, X: npt.ArrayLike) -> np.ndarray:
         """Mean of the play-out distribution of each hand."""
-        return self.predict_proba(X) @ np.arange(N_TRICKS)
+        return self.predict_proba(X) @ np.arange(TRICK_COUNTS)
 
     def score(
         self, X: npt.ArrayLike, y: npt.ArrayLike, sample_weight: npt.ArrayLike | None = None

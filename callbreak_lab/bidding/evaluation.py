@@ -37,7 +37,7 @@ import numpy.typing as npt
 from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
 from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.bidding.model import (
-    N_TRICKS,
+    TRICK_COUNTS,
     BidModel,
     ModelError,
     Recommendation,
@@ -364,7 +364,7 @@ def format_recommendation(rec: Recommendation, mc: Any = None) -> str:
         out.append(f"monte carlo ({mc.n} layouts) call: {mc.best_call}")
     mc_head = "  monte carlo" if mc is not None else ""
     out += ["", f"tricks  play-out    floor{mc_head}"]
-    for t in range(N_TRICKS):
+    for t in range(TRICK_COUNTS):
         cells = [rec.distribution[t], rec.floor[t]] + ([mc.playout_dist[t]] if mc else [])
         if max(cells) >= 0.0005:
             out.append(f"{t:>6}" + "".join(f"{c:>9.1%}" for c in cells))

@@ -67,6 +67,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from callbreak_lab.cards import FULL_MASK, SPADE_MASK, SUIT_MASK13, Suit
 from callbreak_lab.errors import ModelError, SeatError
 
 __all__ = [
@@ -84,10 +85,8 @@ __all__ = [
 ]
 
 SUIT_LETTERS = ("c", "d", "h", "s")
-SPADES = 3
 SIDE_SUITS = (0, 1, 2)
 ACE, KING, QUEEN, JACK = 12, 11, 10, 9
-FULL_MASK = (1 << 52) - 1
 
 
 class HasMask(Protocol):
@@ -240,7 +239,7 @@ def _suit_rows() -> np.ndarray:
         r[:, _COL[f"run_{letter}"]] = RUN_TABLE
         r[:, _COL["guarded_kings"]] = GUARDED_KING_TABLE
         r[:, _COL["hcp"]] = HCP_TABLE
-        if s == SPADES:
+        if s == Suit.SPADES:
             r[:, _COL["spades_ge_q"]] = GE_TABLE[:, QUEEN]
             r[:, _COL["spades_ge_t"]] = GE_TABLE[:, 8]
             r[:, _COL["spades_ge_8"]] = GE_TABLE[:, 6]
@@ -272,7 +271,7 @@ _SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
 
 def suit_patterns(masks: np.ndarray) -> np.ndarray:
     """(n,) uint64 masks -> (n, 4) int64 13-bit suit patterns (columns clubs .. spades)."""
-    return ((masks[:, None] >> _SHIFTS) & np.uint64(0x1FFF)).astype(np.int64)
+    return ((masks[:, None] >> _SHIFTS) & np.uint64(SUIT_MASK13)).astype(np.int64)
 
 
 def validate_hands(
@@ -363,9 +362,9 @@ def rename_side_suits(masks: npt.ArrayLike, order: Sequence[int]) -> np.ndarray:
     if sorted(order) != [0, 1, 2]:
         raise ModelError(f"order must be a permutation of 0, 1, 2, got {tuple(order)!r}")
     m = np.asarray(masks, dtype=np.uint64)
-    out = m & np.uint64(0x1FFF << 39)
+    out = m & np.uint64(SPADE_MASK)
     for s in range(3):
-        out |= ((m >> np.uint64(13 * s)) & np.uint64(0x1FFF)) << np.uint64(13 * int(order[s]))
+        out |= ((m >> np.uint64(13 * s)) & np.uint64(SUIT_MASK13)) << np.uint64(13 * int(order[s]))
     return out
 
 

@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from callbreak_lab.bidding.calls import TRICK_COUNTS
 from callbreak_lab.errors import ModelError
 
-N_TRICKS = 14
 LEARNERS = ("hgb", "logistic", "ordinal")
 #: batches up to this many rows use the compiled predictor
 FAST_ROWS = 64
@@ -57,7 +57,7 @@ class OrdinalLogit(BaseEstimator):
         self.scale_ = np.where(x.std(axis=0) > 0, x.std(axis=0), 1.0)
         z = (x - self.mean_) / self.scale_
         n, d = z.shape
-        k = N_TRICKS - 1  # thresholds theta_0..theta_12
+        k = TRICK_COUNTS - 1  # thresholds theta_0..theta_12
 
         def unpack(w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             steps = np.exp(w[d + 1 :])
@@ -84,7 +84,7 @@ class OrdinalLogit(BaseEstimator):
         w0 = np.concatenate([np.zeros(d), [-6.0], np.zeros(k - 1)])
         res = minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": self.max_iter})
         self.coef_, self.thresholds_, _ = unpack(res.x)
-        self.classes_ = np.arange(N_TRICKS)
+        self.classes_ = np.arange(TRICK_COUNTS)
         return self
 
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
@@ -123,9 +123,9 @@ def full_proba(est: Any, x: np.ndarray) -> np.ndarray:
     """``est.predict_proba`` spread into 14 columns (classes never seen get 0)."""
     p = est.predict_proba(x)
     classes = np.asarray(est.classes_, dtype=np.int64)
-    if p.shape[1] == N_TRICKS and np.array_equal(classes, np.arange(N_TRICKS)):
+    if p.shape[1] == TRICK_COUNTS and np.array_equal(classes, np.arange(TRICK_COUNTS)):
         return p
-    out = np.zeros((p.shape[0], N_TRICKS), dtype=np.float64)
+    out = np.zeros((p.shape[0], TRICK_COUNTS), dtype=np.float64)
     out[:, classes] = p
     return out
 
@@ -245,8 +245,8 @@ class Head:
         """``(n, 14)`` calibrated distribution for feature rows ``x`` (float64)."""
         if self.fast is not None and len(x) <= FAST_ROWS:
             p = self.fast.predict_proba(x) if self.fast is self.estimator else self.fast.proba(x)
-            if p.shape[1] != N_TRICKS:
-                out = np.zeros((len(x), N_TRICKS))
+            if p.shape[1] != TRICK_COUNTS:
+                out = np.zeros((len(x), TRICK_COUNTS))
                 out[:, self.classes] = p
                 p = out
         else:
@@ -264,7 +264,7 @@ def oof_proba(
 ) -> np.ndarray:
     """Out-of-fold 14-column probabilities of fresh learners (shuffled K-fold). Rows with equal
     ``groups`` (copies of one hand) always fall in the same fold."""
-    out = np.zeros((len(y), N_TRICKS))
+    out = np.zeros((len(y), TRICK_COUNTS))
     for train, test in fold_splits(len(y), folds, params["random_state"], groups):
         out[test] = full_proba(make_learner(learner, params).fit(x[train], y[train]), x[test])
     return out

@@ -13,9 +13,10 @@ missing from training get probability 0):
 
 :func:`recommend_call` / :func:`recommend_calls` turn the forecast into the call with the best
 expected score under a ruleset (via :func:`callbreak_lab.bidding.calls.best_call`). One model per
-legal-card profile (``modern``, ``strict``, ``online``, ``home_pagat``) ships under ``models/``;
-:func:`load_model` finds it (``$CALLBREAK_LAB_MODELS`` or the repository's ``models/``), checks
-its JSON model card and caches it. :func:`save_model` writes both files atomically.
+legal-card profile (``modern``, ``strict``, ``online``, ``home_pagat``) ships inside the package,
+in ``callbreak_lab/models/`` (package data: :func:`shipped_models`); :func:`load_model` finds it
+(``$CALLBREAK_LAB_MODELS`` when set, else the shipped folder), checks its JSON model card and
+caches it. :func:`save_model` writes both files atomically.
 
 Learners (``learner=``): ``"hgb"`` (histogram gradient boosting, multinomial), ``"logistic"``
 (multinomial logistic regression on standardised features) and ``"ordinal"`` (proportional-odds
@@ -42,6 +43,8 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.bidding.calls import (
+    TRICK_COUNTS,
     CallAdvice,
     CallAdviceBatch,
     best_call,
@@ -68,7 +72,6 @@ from callbreak_lab.bidding.estimator import (
     profile_of,
 )
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
-from callbreak_lab.bidding.learners import N_TRICKS
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import HandError
 from callbreak_lab.fileio import atomic_open
@@ -78,8 +81,8 @@ __all__ = [
     "CALL_FEATURE_NAMES",
     "MODELS_ENV",
     "NO_CALL",
-    "N_TRICKS",
     "PROFILES",
+    "TRICK_COUNTS",
     "X_COLUMNS",
     "BidModel",
     "ModelError",
@@ -95,35 +98,54 @@ __all__ = [
     "recommend_call",
     "recommend_calls",
     "save_model",
+    "shipped_models",
 ]
 
 MODELS_ENV = "CALLBREAK_LAB_MODELS"
 CARD_FORMAT = 1
 
 
-def default_models_dir() -> Path:
-    """``$CALLBREAK_LAB_MODELS`` if set, else ``models/`` beside the package (never the CWD)."""
+def shipped_models() -> Traversable:
+    """The folder of the models shipped in the package, ``callbreak_lab/models/``, found through
+    :mod:`importlib.resources`: a folder on disk for a checkout and for a wheel, sdist or editable
+    install, a folder inside the archive for a zip import."""
+    return resources.files("callbreak_lab").joinpath("models")
+
+
+def default_models_dir() -> Traversable:
+    """``$CALLBREAK_LAB_MODELS`` if set, else :func:`shipped_models` (never the CWD)."""
     return _models_dir(os.environ.get(MODELS_ENV) or None)
 
 
 @functools.lru_cache(maxsize=16)
-def _models_dir(env: str | None) -> Path:
-    """The resolved directory for a value of the environment variable (resolving a path costs
-    more than a cached model's forecast, and every call asks)."""
+def _models_dir(env: str | None) -> Traversable:
+    """The folder for a value of the environment variable (resolving a path costs more than a
+    cached model's forecast, and every call asks)."""
     if env:
         return Path(env).expanduser().resolve()
-    return Path(__file__).resolve().parents[2] / "models"
+    return shipped_models()
 
 
-def model_paths(profile: str, models_dir: str | Path | None = None) -> tuple[Path, Path]:
-    """``(model file, card file)`` of a profile's model: ``bid_<profile>.joblib`` / ``.json``.
-    An empty ``models_dir`` is an error (``Path("")`` would be the working directory)."""
-    if models_dir is not None and not str(models_dir).strip():
+def _folder(models_dir: str | Path | None) -> Traversable:
+    """The folder of the models: ``models_dir``, else :func:`default_models_dir`. An empty
+    ``models_dir`` is an error (``Path("")`` would be the working directory)."""
+    if models_dir is None:
+        return default_models_dir()
+    if not str(models_dir).strip():
         raise ModelError(
             f"models_dir is empty ({models_dir!r}): give a directory (None: the shipped models)"
         )
-    base = Path(models_dir) if models_dir is not None else default_models_dir()
-    return base / f"bid_{profile}.joblib", base / f"bid_{profile}.json"
+    return Path(models_dir)
+
+
+def model_paths(
+    profile: str, models_dir: str | Path | None = None
+) -> tuple[Traversable, Traversable]:
+    """``(model file, card file)`` of a profile's model: ``bid_<profile>.joblib`` / ``.json`` in
+    ``models_dir`` (a :class:`~pathlib.Path` each), else in :func:`default_models_dir` (a
+    :class:`~pathlib.Path` unless the package is imported from a zip archive)."""
+    base = _folder(models_dir)
+    return base.joinpath(f"bid_{profile}.joblib"), base.joinpath(f"bid_{profile}.json")
 
 
 def _sklearn_minor() -> str:
@@ -132,7 +154,7 @@ def _sklearn_minor() -> str:
     return ".".join(sklearn.__version__.split(".")[:2])
 
 
-def _sha256(path: Path) -> str:
+def _sha256(path: Traversable) -> str:
     h = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -157,6 +179,11 @@ def save_model(
 
     model.check_fitted()
     model_path, card_path = model_paths(model.profile, models_dir)
+    if not isinstance(model_path, Path) or not isinstance(card_path, Path):
+        raise ModelError(
+            f"cannot write into {model_path}: the package is imported from an archive; give "
+            "models_dir"
+        )
     with atomic_open(model_path, ".joblib") as f:
         joblib.dump(model, f, compress=3)
     card = {
@@ -206,7 +233,7 @@ def read_card(profile: str, models_dir: str | Path | None = None) -> dict[str, A
     return card
 
 
-def _check_card(card: dict[str, Any], profile: str, card_path: Path) -> None:
+def _check_card(card: dict[str, Any], profile: str, card_path: Traversable) -> None:
     problems = []
     if card.get("format") != CARD_FORMAT:
         problems.append(f"card format {card.get('format')!r} (expected {CARD_FORMAT})")
@@ -272,7 +299,7 @@ def load_model(
 
     profile = profile_of(profile_or_preset)
     model_path, card_path = model_paths(profile, models_dir)
-    folder = model_path.parent if models_dir is None else model_path.parent.resolve()
+    folder = default_models_dir() if models_dir is None else Path(models_dir).resolve()
     key = (str(folder), profile)
     if cache and key in _LOADED:
         return _LOADED[key]
@@ -290,8 +317,9 @@ def load_model(
                 "replaced); retrain with `make models`"
             )
         try:
-            with _legacy_module_names():
-                model = joblib.load(model_path)
+            # a file inside a zip archive is copied to a temporary file while it loads
+            with resources.as_file(model_path) as path, _legacy_module_names():
+                model = joblib.load(path)
         except Exception as exc:  # unpickling a damaged file can raise almost anything
             raise ModelError(f"model file {model_path} cannot be loaded: {exc!r}") from None
         if not isinstance(model, BidModel) or not hasattr(model, "playout_"):

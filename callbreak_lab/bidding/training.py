@@ -53,7 +53,7 @@ CANDIDATES: dict[str, dict[str, Any]] = {
     "logistic": {"learner": "logistic", "C": 1.0},
     "ordinal": {"learner": "ordinal", "C": 1.0},
 }
-#: every candidate trains on the six namings of the side suits (see models/README.md)
+#: every candidate trains on the six namings of the side suits (see docs/models.md)
 COMMON: dict[str, Any] = {
     "calibration": "temperature",
     "cv": 3,

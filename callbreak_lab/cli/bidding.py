@@ -17,7 +17,7 @@ __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 
 
 def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    from callbreak_lab.bidding.datasets import add_generate_arguments
+    from callbreak_lab.bidding.datasets import DEFAULT_CHUNK
 
     p = sub.add_parser(
         "generate",
@@ -27,13 +27,35 @@ def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
         "home_pagat; preset names map to their profile) into <out>/<profile>/: every seat's "
         "guaranteed and play-out tricks. Rerunning resumes; --dask runs on a Dask cluster.",
     )
-    add_generate_arguments(p)
+    p.add_argument("--profile", required=True, help="profile or preset name, e.g. modern, home")
+    p.add_argument("--n", type=int, required=True, help="number of deals")
+    p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="local worker processes (-1: all cores)")
+    p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://h:8786")
+    p.add_argument(
+        "--out",
+        default="datasets",
+        help="directory of the datasets (default ./datasets; the shipped ones are in the "
+        "repository's data/)",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="rewrite an existing dataset with fewer deals, another chunk size or solver version",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        default=DEFAULT_CHUNK,
+        help=f"deals per chunk file ({DEFAULT_CHUNK})",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_generate)
 
 
 def cmd_generate(args: argparse.Namespace) -> Output:
     """Generate (or resume) a solved-deal dataset."""
-    from callbreak_lab.bidding.datasets import profile_of, run_generate
+    from callbreak_lab.bidding.datasets import generate, profile_of
 
     if getattr(args, "rules", None) is not None:  # --profile decides: refuse another profile
         by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
@@ -42,7 +64,18 @@ def cmd_generate(args: argparse.Namespace) -> Output:
                 f"generate: --rules {args.rules} is the {by_rules} profile but --profile "
                 f"{args.profile} is {by_profile}; the dataset's rules come from --profile"
             )
-    report = run_generate(args)
+    report = generate(
+        args.profile,
+        args.n,
+        seed=args.seed,
+        out_dir=args.out,
+        chunk_size=args.chunk_size,
+        n_jobs=args.jobs,
+        backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
+        address=args.dask,
+        progress=not args.no_progress,
+        force=args.force,
+    )
     card = report.card
     text = (
         f"{card['count']} {card['profile']} deals in {report.directory}: {report.solved} chunks "

@@ -1,9 +1,10 @@
 """The ``callbreak-lab`` command line: the parser and ``main``.
 
-Each command group is one module (``game``, ``solve``, ``bidding``, ``serve``); a command is a
-pair of functions, ``add_<name>(subparsers, common)`` declaring its arguments (``parents=[common]``
-for the shared ``--json``/``--rules`` options and ``set_defaults(run=cmd_<name>)``) and
-``cmd_<name>(args) -> Output`` doing the work, listed in its module's ``COMMANDS``. ``Output``
+Each command group is one module (``game``, ``solve``, ``bidding``, ``serve``, ``arena``); a
+command is a pair of functions, ``add_<name>(subparsers, common)`` declaring its arguments
+(``parents=[common]`` for the shared ``--json``/``--rules`` options and
+``set_defaults(run=cmd_<name>)``) and ``cmd_<name>(args) -> Output`` doing the work, listed in
+its module's ``COMMANDS``. ``Output``
 carries both the human text and the JSON-able data; ``main`` prints one or the other. Any
 ``CallbreakLabError`` (the library's errors for bad input, usage errors included) becomes exit
 code 2 with a single ``callbreak-lab: error: <message>`` line on stderr, never a traceback;

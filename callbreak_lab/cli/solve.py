@@ -1,6 +1,6 @@
 """The solver's commands of ``callbreak-lab``: ``solve`` (values, card values, play-out, for one
-deal or a ``--file`` of them), ``line`` (an annotated line) and ``analyse`` (a review of played
-cards)."""
+deal or a ``--file`` of them), ``line`` (an annotated line), ``analyse`` (a review of played
+cards) and ``advise`` (which card to play, from the mover's own hand: single-dummy)."""
 
 from __future__ import annotations
 

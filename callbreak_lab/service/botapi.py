@@ -25,7 +25,7 @@ from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
-from callbreak_lab.service.common import ERRORS, Service, client_of
+from callbreak_lab.service.common import BODY_ERRORS, GET_ERRORS, Service, client_of
 from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["BID_RULES", "register"]
@@ -55,12 +55,12 @@ def _seed(base: int, hand: int, record: list[Any]) -> int:
 def register(app: FastAPI, svc: Service) -> None:
     """Add the bot routes to ``app``."""
 
-    @app.get("/hi", response_model=s.HelloResponse, tags=["bot"])
+    @app.get("/hi", response_model=s.HelloResponse, responses=GET_ERRORS, tags=["bot"])
     async def hi() -> s.HelloResponse:
         """Readiness probe."""
         return s.HelloResponse(value="hello")
 
-    @app.post("/bid", response_model=s.BidResponse, responses=ERRORS, tags=["bot"])
+    @app.post("/bid", response_model=s.BidResponse, responses=BODY_ERRORS, tags=["bot"])
     async def bid(req: s.BidRequest, response: Response) -> s.BidResponse:
         """Our call: the best expected-score call of the online preset within 1..8, from the
         bid model (or the stated fallback when no model is shipped; see ``/healthz``). The
@@ -81,7 +81,7 @@ def register(app: FastAPI, svc: Service) -> None:
         response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}{used}"
         return s.BidResponse(value=max(1, min(8, int(call))))
 
-    @app.post("/play", response_model=s.PlayResponse, responses=ERRORS, tags=["bot"])
+    @app.post("/play", response_model=s.PlayResponse, responses=BODY_ERRORS, tags=["bot"])
     async def play(req: s.PlayRequest, request: Request, response: Response) -> s.PlayResponse:
         """Our card: the best average double-dummy value over layouts consistent with the play
         so far, within ``timeBudget`` from the request's arrival; a cheap legal card when time

@@ -21,7 +21,9 @@ from callbreak_lab.service.limits import Settings
 from callbreak_lab.service.pool import JobError, WorkerPool
 
 __all__ = [
+    "BODY_ERRORS",
     "ERRORS",
+    "GET_ERRORS",
     "FieldError",
     "Service",
     "client_of",
@@ -34,12 +36,19 @@ __all__ = [
     "rules_catalogue",
 ]
 
+#: the answers besides 200 and 422 (FastAPI documents the 422 of a route taking a body) that
+#: the service's own layers give to a request with a body (``limits.BodyLimitMiddleware``: 408,
+#: 413, 415; the time bound: 503)
 ERRORS: dict[int | str, dict[str, Any]] = {
     408: {"model": s.Problem, "description": "the request's body arrived too slowly"},
-    413: {"model": s.Problem, "description": "request body too large"},
+    413: {"model": s.TooLarge, "description": "request body too large"},
     415: {"model": s.Problem, "description": "the body is not sent as application/json"},
     503: {"model": s.Problem, "description": "the time bound was hit (or the server is busy)"},
 }
+#: ... to a request with a body that no solver job answers (the bot's ``/bid`` and ``/play``)
+BODY_ERRORS: dict[int | str, dict[str, Any]] = {k: ERRORS[k] for k in (408, 413, 415)}
+#: ... and to a GET (the body cap and deadline apply to every request)
+GET_ERRORS: dict[int | str, dict[str, Any]] = {k: ERRORS[k] for k in (408, 413)}
 
 
 def unprocessable(loc: tuple[str | int, ...], message: str) -> JSONResponse:

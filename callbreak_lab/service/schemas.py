@@ -2,35 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+# pydantic needs typing_extensions' TypedDict before Python 3.12 (it comes with pydantic)
+from typing_extensions import TypedDict
+
 __all__ = [
     "MAX_MONTE_CARLO",
+    "AdviceCard",
+    "AdviseRequest",
+    "AdviseResponse",
     "AnalyseRequest",
+    "AnalyseResponse",
     "BidRequest",
     "BidResponse",
     "CallRow",
+    "CardText",
     "EvaluateRequest",
     "EvaluateResponse",
     "Health",
     "HelloResponse",
+    "JudgedCard",
     "LineRequest",
+    "LineResponse",
+    "LineStep",
+    "ModelCard",
     "MonteCarloCheck",
     "PlayRequest",
     "PlayResponse",
+    "PlayerSummary",
+    "Playout",
     "PositionInfo",
     "Problem",
+    "ReviewResponse",
+    "ReviewStep",
+    "ReviewSummary",
+    "RulesCatalogue",
     "RulesObject",
     "RulesSpec",
+    "RulesetFields",
+    "SingleDummyReviewResponse",
     "SolveRequest",
     "SolveResponse",
+    "TooLarge",
+    "WorkerCounts",
 ]
 
 #: the largest Monte Carlo sample count any configuration accepts (Settings may lower it)
 MAX_MONTE_CARLO = 500
 _TEXT = 400  # longest hand / record / deal text accepted (a full record is ~190 characters)
+
+_CARD_PATTERN = r"^[2-9TJQKA][SHDC]$"
+#: a card as the answers write it: rank 2-9 T J Q K A, suit S H D C ("AS", "TD", "2C")
+CardText = Annotated[str, Field(pattern=_CARD_PATTERN)]
+Seat = Annotated[int, Field(ge=0, le=3)]
+#: one number per seat 0..3
+PerSeat = Annotated[list[int], Field(min_length=4, max_length=4)]
+_CALLS = "the four calls given (null: none given)"
 
 
 class RulesObject(BaseModel):
@@ -52,6 +82,24 @@ class RulesObject(BaseModel):
 
 
 RulesSpec = str | RulesObject
+
+# --- the requests' examples (in the OpenAPI document; the schema tests send them) ----------------
+# A deal whose double-dummy solves are quick from its first card, and its first ten tricks under
+# the online preset: seat 3 (A642.Q8.Q76.AK87, called 4 of 2,2,2,4) then leads at trick 11
+# holding AC 6S 2S with 3 tricks won. Late-deal positions keep the examples' answers fast.
+_EX_DEAL = "J75.T42.JT52.QT3 QT98.5.9843.J642 K3.AKJ9763.AK.95 A642.Q8.Q76.AK87"
+_EX_PLAYS = (
+    "5D 9D KD QD | 6H QH TH 5H | 7C TC JC 9C | 2C 5C 8C QC | JS QS KS AS | 4S 7S 9S 3S | "
+    "8D AD 6D 2D | 9H 8H 4H 8S | 4D JH 7D JD | 3C 4C 3H KC"
+)
+_EX_HAND = "AKQ2.T98.765.432"
+
+
+def _examples(*bodies: dict[str, Any]) -> ConfigDict:
+    """A request model's config: strict, no unknown field, and these example bodies."""
+    return ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": list(bodies)})
+
+
 _RULES_DOC = (
     "a preset name (modern, strict, online, home, pagat; variations like 'pagat+must_beat') "
     "or an object of switches"
@@ -59,27 +107,37 @@ _RULES_DOC = (
 
 
 class Problem(BaseModel):
-    """An error that is not about one field (413, 503)."""
+    """An error that is not about one field (408, 415, 503)."""
 
-    detail: str
+    detail: str = Field(description="what went wrong, in a sentence")
+
+
+class TooLarge(Problem):
+    """A request body over the service's cap (413)."""
+
+    limit: int = Field(description="the cap, in bytes")
 
 
 class PositionInfo(BaseModel):
     """Where a deal stands after the plays."""
 
-    record: str
-    to_move: int
-    leader: int
-    trick: list[str]
-    tricks_won: list[int]
-    tricks_left: int
-    legal: list[str]
+    record: str = Field(description="the play record so far (tricks separated by '|')")
+    to_move: Seat = Field(description="the seat to play next")
+    leader: Seat = Field(description="the seat that led the trick in progress (or leads next)")
+    trick: list[CardText] = Field(max_length=3, description="the trick in progress, in order")
+    tricks_won: PerSeat = Field(description="tricks won so far per seat")
+    tricks_left: int = Field(ge=0, le=13, description="tricks not finished yet")
+    legal: list[CardText] = Field(description="the legal cards of the seat to play")
 
 
 class SolveRequest(BaseModel):
     """A deal (and optionally the cards played so far) to solve double-dummy."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = _examples(
+        {"deal": _EX_DEAL, "rules": "online"},
+        {"deal": _EX_DEAL, "plays": _EX_PLAYS, "rules": "online", "playout": True,
+         "card_values": True},
+    )  # fmt: skip
 
     deal: str = Field(
         max_length=_TEXT,
@@ -96,29 +154,37 @@ class SolveRequest(BaseModel):
 class Playout(BaseModel):
     """The self-interested play-out from the position to the end of the deal."""
 
-    cards: list[str]
-    record: str
-    tricks: list[int]
+    cards: list[CardText] = Field(description="the cards played from the position, in order")
+    record: str = Field(description="the whole deal's play record: the plays, then these cards")
+    tricks: PerSeat = Field(description="each seat's tricks for the whole deal at the end")
 
 
 class SolveResponse(BaseModel):
     """Double-dummy values from the position: ``dd_table[t]`` is the number of the remaining
     tricks seat ``t`` can guarantee; ``totals[t]`` adds the tricks it has already won."""
 
-    deal: str
-    rules: str
+    deal: str = Field(description="the four hands dealt, seats 0..3")
+    rules: str = Field(description="the ruleset's name")
     position: PositionInfo
-    dd_table: list[int]
-    totals: list[int]
-    playout: Playout | None = None
-    card_values: dict[str, int] | None = None
-    elapsed_ms: float
+    dd_table: PerSeat = Field(description="per seat, the remaining tricks it can guarantee")
+    totals: PerSeat = Field(description="per seat, tricks won so far plus dd_table")
+    playout: Playout | None = Field(None, description="the play-out (null: not asked for)")
+    card_values: dict[CardText, int] | None = Field(
+        None,
+        description="each legal card of the seat to play and the tricks it can then guarantee "
+        "of the remaining ones (null: not asked for; {} once the deal is over)",
+    )
+    elapsed_ms: float = Field(description="time taken to answer")
 
 
 class EvaluateRequest(BaseModel):
     """One hand to evaluate for bidding."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = _examples(
+        {"hand": _EX_HAND, "seat": 1, "rules": "modern"},
+        {"hand": _EX_HAND, "seat": 2, "rules": "strict", "earlier_calls": [3, 4]},
+        {"hand": _EX_HAND, "seat": 0, "monte_carlo": 2},
+    )
 
     hand: str = Field(
         max_length=_TEXT,
@@ -148,10 +214,10 @@ class EvaluateRequest(BaseModel):
 class CallRow(BaseModel):
     """One legal call: its expected score (tenths and points) and the chance it is made."""
 
-    call: int
-    expected_tenths: float
-    expected_points: float
-    make_probability: float
+    call: int = Field(description="the call")
+    expected_tenths: float = Field(description="its expected score in tenths")
+    expected_points: float = Field(description="its expected score in points")
+    make_probability: float = Field(description="the chance of making it")
 
 
 class MonteCarloCheck(BaseModel):
@@ -159,27 +225,27 @@ class MonteCarloCheck(BaseModel):
     from milliseconds to seconds: no new one is started past the service's Monte Carlo time
     share, so ``samples`` (solved) may be fewer than ``requested`` (``stopped_early``)."""
 
-    samples: int
-    requested: int
-    stopped_early: bool
-    call: int
-    distribution: list[float]
-    floor_distribution: list[float]
-    mean_tricks: float
-    mean_floor: float
-    elapsed_ms: float
+    samples: int = Field(description="layouts solved")
+    requested: int = Field(description="layouts asked for")
+    stopped_early: bool = Field(description="the time share ran out before all were solved")
+    call: int = Field(description="the best call by the samples' play-out distribution")
+    distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
+    floor_distribution: list[float] = Field(description="P(guaranteed tricks = t), t = 0..13")
+    mean_tricks: float = Field(description="the play-out's mean tricks")
+    mean_floor: float = Field(description="the guaranteed tricks' mean")
+    elapsed_ms: float = Field(description="time the check took")
 
 
 class EvaluateResponse(BaseModel):
     """The call decision for one hand."""
 
-    hand: str
-    seat: int
-    rules: str
+    hand: str = Field(description="the hand, in dotted form (spades first)")
+    seat: int = Field(description="the seat in the order of play")
+    rules: str = Field(description="the ruleset's name")
     source: str = Field(description="what produced the distribution (model version or fallback)")
-    call: int
-    expected_tenths: float
-    make_probability: float
+    call: int = Field(description="the suggested call: the best expected score")
+    expected_tenths: float = Field(description="its expected score in tenths")
+    make_probability: float = Field(description="the chance of making it")
     distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
     floor_distribution: list[float] | None = Field(
         description="P(guaranteed tricks = t), t = 0..13 (null when the source has none)"
@@ -190,14 +256,18 @@ class EvaluateResponse(BaseModel):
     calls_used: bool = Field(
         False, description="whether the forecast conditioned on `earlier_calls`"
     )
-    calls: list[CallRow]
-    monte_carlo: MonteCarloCheck | None = None
+    calls: list[CallRow] = Field(description="every legal call, lowest first")
+    monte_carlo: MonteCarloCheck | None = Field(None, description="null: not asked for")
 
 
 class LineRequest(BaseModel):
     """A position and a seat to study: the annotated double-dummy line (or the play-out)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = _examples(
+        {"deal": _EX_DEAL, "plays": _EX_PLAYS, "rules": "online", "seat": 3,
+         "calls": "2,2,2,4"},
+        {"deal": _EX_DEAL, "plays": _EX_PLAYS + " | 2S", "rules": "online", "playout": True},
+    )  # fmt: skip
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     seat: int = Field(0, ge=0, le=3, description="the studied seat (ignored for the play-out)")
@@ -213,7 +283,12 @@ class AnalyseRequest(BaseModel):
     """A deal and the cards played: each card judged against double-dummy defence, or with
     ``single_dummy`` as its player could see it at the table."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = _examples(
+        {"deal": _EX_DEAL, "plays": _EX_PLAYS, "rules": "online", "calls": "2,2,2,4"},
+        {"deal": _EX_DEAL, "plays": "5D 9D KD QD | 6H QH", "rules": "online",
+         "calls": [2, 2, 2, 4], "single_dummy": 4, "seats": [3, 0]},
+        {"deal": _EX_DEAL, "plays": "5D 9D", "rules": "online", "single_dummy": 2},
+    )  # fmt: skip
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     plays: str = Field(max_length=_TEXT, description="the cards played (a play record)")
@@ -236,7 +311,11 @@ class AdviseRequest(BaseModel):
     """At the table: the seat to play after ``plays`` holds ``hand``; which card should it play,
     knowing only its own cards?"""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = _examples(
+        {"hand": "A642.Q8.Q76.AK87", "plays": _EX_PLAYS, "rules": "online",
+         "calls": [2, 2, 2, 4], "layouts": 8},
+        {"hand": "AC 6S 2S", "plays": _EX_PLAYS, "rules": "online", "layouts": 8, "seed": 1},
+    )  # fmt: skip
 
     hand: str = Field(
         max_length=_TEXT,
@@ -259,14 +338,260 @@ class AdviseRequest(BaseModel):
     seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed")
 
 
+class ModelCard(BaseModel):
+    """The card of a shipped bid model (``models/bid_<profile>.json``); a key the card lacks is
+    null."""
+
+    model_file: str | None = Field(description="the model's file in models/")
+    model_sha256: str | None = Field(description="SHA-256 of the model file")
+    sklearn: str | None = Field(description="the scikit-learn version that pickled it")
+    training_size: int | None = Field(description="deals it was trained on")
+    dataset_hash: str | None = Field(description="hash of its training dataset")
+
+
+class WorkerCounts(BaseModel):
+    """The solver worker pool."""
+
+    size: int = Field(ge=0, description="worker processes the pool keeps")
+    alive: int = Field(ge=0, description="worker processes running now")
+    idle: int = Field(ge=0, description="workers waiting for a job")
+    killed: int = Field(ge=0, description="workers killed at a time bound since the start")
+    completed: int = Field(ge=0, description="jobs completed since the start")
+
+
 class Health(BaseModel):
     """Service status."""
 
-    status: str
-    version: str
-    models: dict[str, Any]
-    bid_source: str
-    workers: dict[str, int]
+    status: Literal["ok"]
+    version: str = Field(description="the callbreak_lab package version")
+    models: dict[str, ModelCard | str] = Field(
+        description="per bid-model profile (modern, strict, online, home_pagat) its model card, "
+        'or "absent" when no model is shipped; {"error": "..."} when the model code cannot load'
+    )
+    bid_source: str = Field(description="what produces the online preset's call forecasts")
+    workers: WorkerCounts
+
+
+class RulesetFields(BaseModel):
+    """Every switch of a ruleset (``Ruleset.to_dict()``)."""
+
+    name: str
+    direction: Literal["clockwise", "anticlockwise"]
+    min_call: int = Field(ge=1, le=13)
+    max_call: int = Field(ge=1, le=13)
+    must_beat: bool
+    void_rule: Literal["strict", "win_only"]
+    first_trick_spade_ban: bool
+    scoring: Literal["tenths", "exact_or_one", "exact_or_one_bonus", "flat"]
+    match_deals: int | None = Field(ge=1, description="deals in a match (null: played to a score)")
+    target_score: int | None = Field(ge=1, description="the score ending a match, in tenths")
+
+
+class RulesCatalogue(BaseModel):
+    """The rule presets and the switches a rules object may set."""
+
+    presets: dict[str, RulesetFields] = Field(description="each preset by name")
+    switches: dict[str, list[str] | str] = Field(
+        description="each switch: its values, or a phrase saying what it takes"
+    )
+    variations: str = Field(description="how a preset name carries variations")
+
+
+# --- the answers of /v1/line, /v1/advise and /v1/analyse (the library's to_dict forms) ------------
+
+
+class LineStep(TypedDict):
+    """One card of a line: who played what, each legal card's value and why the choice was
+    narrowed (``lines.Step.to_dict()``). ``winner`` and ``tricks`` are present only on the card
+    that completes a trick.
+
+    A TypedDict, not a model: a key that is left out is not the same as a null one."""
+
+    seat: Annotated[Seat, Field(description="the seat playing the card")]
+    card: Annotated[CardText, Field(description="the card played")]
+    trick: Annotated[int, Field(ge=1, le=13, description="the trick's number in the deal")]
+    values: Annotated[
+        dict[CardText, int],
+        Field(
+            description="each legal card of the mover and its value: the deal total of tricks "
+            "of the studied seat (a play-out or a review: of the mover), spades first, high "
+            "cards first"
+        ),
+    ]
+    best: Annotated[
+        int,
+        Field(
+            description="the best value for the mover: the most when the values are its own, "
+            "the fewest when they are the studied seat's and it is an opponent"
+        ),
+    ]
+    forced: Annotated[
+        str | None,
+        Field(description="why the card was the only legal one (null: the mover had a choice)"),
+    ]
+    restriction: Annotated[
+        str | None,
+        Field(description="the rule narrowing the mover's choice (null: a free choice)"),
+    ]
+    winner: NotRequired[
+        Annotated[Seat, Field(description="on a trick's last card: the seat winning the trick")]
+    ]
+    tricks: NotRequired[
+        Annotated[
+            PerSeat,
+            Field(description="on a trick's last card: the tricks won by each seat so far"),
+        ]
+    ]
+
+
+class LineResponse(BaseModel):
+    """The double-dummy line for a seat, or the self-interested play-out, from the position to
+    the end of the deal (``lines.Line.to_dict()``)."""
+
+    kind: Literal["line", "playout"] = Field(
+        description="line: the studied seat maximises its tricks against the three others; "
+        "playout: each mover maximises its own"
+    )
+    rules: str = Field(description="the ruleset's name")
+    deal: str = Field(description="the four hands dealt, seats 0..3")
+    start: str = Field(description="the play record before the line's first card")
+    seat: Seat | None = Field(description="the studied seat (null for a play-out)")
+    value: int | None = Field(
+        ge=0, le=13, description="the studied seat's tricks at the end (null for a play-out)"
+    )
+    calls: PerSeat | None = Field(description=_CALLS)
+    steps: list[LineStep] = Field(description="the cards of the line, in play order")
+    tricks: PerSeat = Field(description="each seat's tricks for the whole deal at the end")
+
+
+class AdviceCard(BaseModel):
+    """One legal card over the layouts of the hidden cards."""
+
+    card: CardText
+    expected: float | None = Field(description="expected score in points (null without the calls)")
+    se: float | None = Field(description="standard error of expected (null without the calls)")
+    tricks: float = Field(description="expected tricks for the whole deal")
+    tricks_se: float = Field(description="standard error of tricks (0 over every layout)")
+    make: float | None = Field(
+        ge=0, le=1, description="chance of making the seat's call (null without the calls)"
+    )
+    cost: float = Field(
+        ge=0, description="what the card gives up against the best card, in the unit"
+    )
+    cost_se: float = Field(ge=0, description="standard error of cost (paired on the layouts)")
+
+
+class AdviseResponse(BaseModel):
+    """The single-dummy values of the legal cards of the seat to play, best first
+    (``advice.SingleDummy.to_dict()``)."""
+
+    seat: Seat = Field(description="the seat to play")
+    calls: PerSeat | None = Field(description=_CALLS)
+    unit: Literal["points", "tricks"] = Field(
+        description="what the cards are judged by: expected score (with the calls) or tricks"
+    )
+    best: CardText = Field(description="the best card")
+    layouts: int = Field(ge=1, description="layouts the values are over (repeats included)")
+    distinct: int = Field(ge=1, description="different layouts solved")
+    exact: bool = Field(description="every layout consistent with what the seat saw was taken")
+    stopped_early: bool = Field(description="the time bound stopped it before every layout")
+    ess: float = Field(description="effective sample size of the layouts' weights")
+    cards: list[AdviceCard] = Field(min_length=1, description="the legal cards, best first")
+
+
+class ReviewStep(LineStep):
+    """A played card judged against double-dummy defence: the line step (values: the player's
+    own deal totals) plus what the card kept."""
+
+    before: Annotated[int, Field(description="the tricks the player could guarantee before")]
+    after: Annotated[int, Field(description="... and after the card")]
+    lost: Annotated[int, Field(ge=0, description="tricks the card gave away (before - after)")]
+    flagged: Annotated[bool, Field(description="the card lost at least one trick")]
+    better: Annotated[
+        list[CardText], Field(description="the cards that would have kept more, best first")
+    ]
+
+
+class ReviewSummary(BaseModel):
+    """Cards flagged and tricks lost per seat."""
+
+    cards: int = Field(ge=1, le=52, description="cards reviewed")
+    complete: bool = Field(description="all 52 cards were reviewed")
+    flagged: PerSeat = Field(description="flagged cards per seat")
+    lost: PerSeat = Field(description="tricks lost against double-dummy defence per seat")
+    tricks: PerSeat = Field(description="tricks won by the cards reviewed per seat")
+    calls: PerSeat | None = Field(description=_CALLS)
+
+
+class ReviewResponse(BaseModel):
+    """Each card played judged against double-dummy defence (``review.Review.to_dict()``)."""
+
+    kind: Literal["review"]
+    rules: str = Field(description="the ruleset's name")
+    deal: str = Field(description="the four hands dealt, seats 0..3")
+    calls: PerSeat | None = Field(description=_CALLS)
+    steps: list[ReviewStep] = Field(description="the cards played, in order")
+    tricks: PerSeat = Field(description="tricks won per seat by the cards reviewed")
+    summary: ReviewSummary
+
+
+class JudgedCard(BaseModel):
+    """One played card judged single-dummy, by what its player could see. The ``sd_`` fields
+    and ``layouts`` are null when the card was forced or its seat is not judged."""
+
+    index: int = Field(ge=0, le=51, description="its place in the play record, from 0")
+    trick: int = Field(ge=1, le=13, description="the trick's number")
+    seat: Seat = Field(description="the seat that played it")
+    card: CardText = Field(description="the card played")
+    forced: bool = Field(description="it was the only legal card")
+    dd_value: int = Field(ge=0, le=13, description="its double-dummy deal total for its player")
+    sd_expected: float | None = Field(
+        description="its expected score in points (tricks without the calls)"
+    )
+    sd_best_card: CardText | None = Field(description="the best card by that measure")
+    sd_best_expected: float | None = Field(description="the best card's expected score")
+    cost: float = Field(ge=0, description="sd_best_expected - sd_expected (0 when not judged)")
+    cost_se: float = Field(ge=0, description="standard error of cost")
+    layouts: int | None = Field(description="layouts of the hidden cards it was judged over")
+
+
+class PlayerSummary(BaseModel):
+    """A judged seat: its call against the best call for its hand, and its cards' cost."""
+
+    seat: Seat
+    call: int | None = Field(description="its call (null without the calls)")
+    best_call: int | None = Field(description="the bid model's best call (null without calls)")
+    call_cost: float | None = Field(description="points its call gave up in expectation")
+    play_cost: float = Field(ge=0, description="the cost of its judged cards, summed")
+    judged: int = Field(ge=0, description="its cards judged")
+    mistakes: int = Field(ge=0, description="its judged cards that cost more than 0.05")
+
+
+class SingleDummyReviewResponse(BaseModel):
+    """Each card played judged by what its player could see at the table
+    (``review.SingleDummyReview.to_dict()``)."""
+
+    kind: Literal["single-dummy review"]
+    deal: str = Field(description="the four hands dealt, seats 0..3")
+    rules: str = Field(description="the ruleset's name")
+    calls: PerSeat | None = Field(description=_CALLS)
+    unit: Literal["points", "tricks"] = Field(
+        description="expected scores in points (with the calls) or expected tricks"
+    )
+    cards: list[JudgedCard] = Field(
+        description="the cards played, in order (up to where the time bound stopped it)"
+    )
+    players: list[PlayerSummary] = Field(description="the judged seats")
+    mistakes: list[int] = Field(
+        max_length=3, description="indices of the costliest cards (at most 3), costliest first"
+    )
+    layouts: int = Field(ge=1, description="layouts a decision")
+    seed: int = Field(description="the layouts' seed")
+    seats: list[Seat] = Field(min_length=1, max_length=4, description="the seats judged")
+    stopped_early: bool = Field(description="the time bound stopped it before the last card")
+
+
+AnalyseResponse = Annotated[ReviewResponse | SingleDummyReviewResponse, Field(discriminator="kind")]
 
 
 # --- the tournament bot protocol ------------------------------------------------------------------
@@ -306,9 +631,62 @@ class _BotBody(BaseModel):
 class BidRequest(_BotBody):
     """``POST /bid``: our 13 cards (and the context)."""
 
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "P0",
+                    "cards": ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C",
+                              "TD", "5D"],
+                    "context": {"players": {"P0": {"bid": 0}, "Bot-1": {"bid": 3},
+                                            "Bot-2": {"bid": 4}, "Bot-3": {"bid": 1}}},
+                    "timeBudget": 446,
+                },
+            ]
+        },
+    )  # fmt: skip
+
 
 class PlayRequest(_BotBody):
     """``POST /play``: our hand, the current trick and the finished tricks."""
+
+    # the example deal after ten tricks (``_EX_PLAYS``; ``1`` is the ace): seat 3 to lead
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "playerId": "P3",
+                    "playerIds": ["P0", "P1", "P2", "P3"],
+                    "cards": ["6S", "2S", "1C"],
+                    "history": [
+                        [0, ["5D", "9D", "KD", "QD"], 2], [2, ["6H", "QH", "TH", "5H"], 3],
+                        [3, ["7C", "TC", "JC", "9C"], 1], [1, ["2C", "5C", "8C", "QC"], 0],
+                        [0, ["JS", "QS", "KS", "1S"], 3], [3, ["4S", "7S", "9S", "3S"], 1],
+                        [1, ["8D", "1D", "6D", "2D"], 2], [2, ["9H", "8H", "4H", "8S"], 1],
+                        [1, ["4D", "JH", "7D", "JD"], 0], [0, ["3C", "4C", "3H", "KC"], 3],
+                    ],
+                    "played": [],
+                    "timeBudget": 300,
+                },
+                {  # seat 0, after seat 3 led the 2S
+                    "playerId": "P0",
+                    "playerIds": ["P0", "P1", "P2", "P3"],
+                    "cards": ["5S", "2H", "TD"],
+                    "history": [
+                        [0, ["5D", "9D", "KD", "QD"], 2], [2, ["6H", "QH", "TH", "5H"], 3],
+                        [3, ["7C", "TC", "JC", "9C"], 1], [1, ["2C", "5C", "8C", "QC"], 0],
+                        [0, ["JS", "QS", "KS", "1S"], 3], [3, ["4S", "7S", "9S", "3S"], 1],
+                        [1, ["8D", "1D", "6D", "2D"], 2], [2, ["9H", "8H", "4H", "8S"], 1],
+                        [1, ["4D", "JH", "7D", "JD"], 0], [0, ["3C", "4C", "3H", "KC"], 3],
+                    ],
+                    "played": ["2S"],
+                    "timeBudget": 300,
+                },
+            ]
+        },
+    )  # fmt: skip
 
     played: list[str] = Field(default_factory=list, max_length=3)
     history: list[tuple[int, list[str], int]] = Field(default_factory=list, max_length=13)
@@ -317,16 +695,16 @@ class PlayRequest(_BotBody):
 class BidResponse(BaseModel):
     """Our call, 1..8."""
 
-    value: int
+    value: int = Field(ge=1, le=8, description="our call")
 
 
 class PlayResponse(BaseModel):
     """Our card, in the request's notation."""
 
-    value: str
+    value: str = Field(description="a legal card of `cards`, written as the request wrote it")
 
 
 class HelloResponse(BaseModel):
     """Readiness probe answer."""
 
-    value: str
+    value: Literal["hello"]

@@ -11,6 +11,7 @@ from callbreak_lab import __version__
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.common import (
     ERRORS,
+    GET_ERRORS,
     FieldError,
     Service,
     client_of,
@@ -29,7 +30,7 @@ __all__ = ["register"]
 def register(app: FastAPI, svc: Service) -> None:
     """Add the ``/v1`` routes and ``/healthz`` to ``app``."""
 
-    @app.get("/healthz", response_model=s.Health, tags=["service"])
+    @app.get("/healthz", response_model=s.Health, responses=GET_ERRORS, tags=["service"])
     async def healthz() -> s.Health:
         """Status, package version, model versions ("absent" when not shipped), workers."""
         from callbreak_lab.rules import Ruleset
@@ -39,16 +40,16 @@ def register(app: FastAPI, svc: Service) -> None:
             version=__version__,
             models=model_cards(),
             bid_source=svc.bidder.source(Ruleset.preset("online")),
-            workers={
-                "size": svc.pool.size,
-                "alive": svc.pool.alive,
-                "idle": svc.pool.ready,
-                "killed": svc.pool.killed,
-                "completed": svc.pool.completed,
-            },
+            workers=s.WorkerCounts(
+                size=svc.pool.size,
+                alive=svc.pool.alive,
+                idle=svc.pool.ready,
+                killed=svc.pool.killed,
+                completed=svc.pool.completed,
+            ),
         )
 
-    @app.get("/v1/rules", tags=["analysis"])
+    @app.get("/v1/rules", response_model=s.RulesCatalogue, responses=GET_ERRORS, tags=["analysis"])
     async def rules() -> dict[str, Any]:
         """The presets and their switches."""
         return rules_catalogue()
@@ -134,7 +135,7 @@ def register(app: FastAPI, svc: Service) -> None:
             elapsed_ms=(time.perf_counter() - t0) * 1000,
         )
 
-    @app.post("/v1/line", responses=ERRORS, tags=["analysis"])
+    @app.post("/v1/line", response_model=s.LineResponse, responses=ERRORS, tags=["analysis"])
     async def line(req: s.LineRequest, request: Request) -> dict[str, Any]:
         """The annotated double-dummy line for ``seat`` from the position after ``plays``
         (``playout: true``: the self-interested play-out line), as ``lines.Line.to_dict()``."""
@@ -158,7 +159,7 @@ def register(app: FastAPI, svc: Service) -> None:
         )
         return result
 
-    @app.post("/v1/advise", responses=ERRORS, tags=["analysis"])
+    @app.post("/v1/advise", response_model=s.AdviseResponse, responses=ERRORS, tags=["analysis"])
     async def advise(req: s.AdviseRequest, request: Request) -> dict[str, Any]:
         """At the table: every legal card of the seat to play judged by what it can see (its
         hand, the calls, the cards played), best first: expected score, expected tricks, the
@@ -191,7 +192,7 @@ def register(app: FastAPI, svc: Service) -> None:
         result: dict[str, Any] = await svc.run("long", "advise", job, client=client_of(request))
         return result
 
-    @app.post("/v1/analyse", responses=ERRORS, tags=["analysis"])
+    @app.post("/v1/analyse", response_model=s.AnalyseResponse, responses=ERRORS, tags=["analysis"])
     async def analyse(req: s.AnalyseRequest, request: Request) -> dict[str, Any]:
         """Review of the cards played: each card's value for its player before and after,
         flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``);

@@ -32,7 +32,8 @@ from ._threads import (
 
 _MAX_GEN = 2**31 - 2
 #: a new deal empties the table once more than this share of its slots was stored since it
-#: was last emptied (``Engine.note_deal``; emptying costs about a millisecond)
+#: was last emptied (``Engine.note_deal``; emptying zeroes the fingerprints and generations
+#: only, little beside a search)
 NEW_DEAL_STORES = 1 / 64
 
 
@@ -148,7 +149,8 @@ class Engine:
         deals need not be emptied in the middle of one, where the deal's own entries (of an
         earlier line, solve or card values of the same deal) are what the next search needs:
         emptied by the fill limit between a studied seat's line and the play-out line of the
-        same deal, pagat ``Deal.random(1416)``'s play-out line took 3.8 s instead of 0.1 s.
+        same deal, a hard deal's play-out line proved again what the line had stored
+        (benchmarks/HISTORY.md, "Play lines").
         Positions of one deal are told apart by the seats' cards: no card seen in one seat's
         hand turns up in another's (two deals that agree so far count as one; no harm done)."""
         seen = self._seen
@@ -191,7 +193,8 @@ class Engine:
         chain and every store replaces an entry. Entries of other deals rarely answer a new
         one's positions. Checked only after enough stores to reach the limit could have
         happened (a store may also update an entry, so the count is an upper bound). The check
-        and the clear cost well under a millisecond (2 MB of fingerprints, 8 MB of generations).
+        and the clear read and write only the fingerprints and generations (2 MB and 8 MB of the
+        default table), never its keys and data.
         The limit is a quarter of the table: a hard proof stores up to a million entries, and
         one that starts in a table already half full ends in full chains (measurements:
         benchmarks/HISTORY.md, "Solver constants and layouts")."""

@@ -269,11 +269,10 @@ def gen_moves(
                             enemy_beats = True
                             break
                     # leads, best first: the table's lead, the ply's killer, then for the
-                    # other seats a lead a partner surely wins (above cashing: 144 seat-solves
-                    # 8 % fewer nodes; below cashing it saved nothing), from the longest suit
-                    # first (694 seat-solves in three seed ranges: nodes -4.2 / -1.1 / -3.0 %,
-                    # their slowest 5 % -9 / -3 / -1 %), winners nobody beats (highest first),
-                    # the rest low from short suits
+                    # other seats a lead a partner surely wins (ranked above cashing: below it
+                    # saved nothing), from the longest suit first, winners nobody beats
+                    # (highest first), the rest low from short suits (the nodes each saves:
+                    # benchmarks/HISTORY.md, "Kept" and "Figures from the source comments")
                     if not enemy_beats:
                         sc = 200 + r
                     elif not is_max and coalition_takes(hands, leader, target, c):
@@ -281,8 +280,8 @@ def gen_moves(
                     elif is_max and use_mob:
                         # a lead the others can answer in few ways keeps the proof that the
                         # target reaches its count small (the target's nodes need one good
-                        # card, the others' nodes every card): over 648 seat-solves (three
-                        # seed ranges) total nodes -6 % / -1 % / +1 %, median -12 / -15 / -1 %
+                        # card, the others' nodes every card; benchmarks/HISTORY.md,
+                        # "Mobility ordering")
                         sc = 100 - 3 * lead_replies(hands, mover, c, mb, vr, live, spare) - r
                     else:
                         sc = 40 - r - POP[hand[s]]

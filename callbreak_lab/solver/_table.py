@@ -15,9 +15,9 @@ switches, ``w2`` bits 60-61 the target. ``info[0, i]`` the entry's data packed i
 (``pack``: lower, upper, best lead, tricks left, cards in the pattern, then for each suit the
 depth its result relied on) and ``info[1, i]`` a check of the keys and the data (``check_of``).
 A hit passes only those relevant cards up to the positions above it, not the cards the key holds
-for hashing (``TOPK``). Passing the key's cards up made every ancestor's pattern as deep as the
-hashing floor: every seat-solve of ``Deal.random(12..29)`` x modern/online/home 178.1 -> 62.3 M
-nodes.
+for hashing (``TOPK``): passing the key's cards up would make every ancestor's pattern as deep
+as the hashing floor, so its entry would answer fewer positions (the nodes it cost:
+benchmarks/HISTORY.md, "Figures from the source comments").
 
 Two threads may search one table at once (``Engine(threads=2)``). A reader copies an entry's
 keys and data into locals and uses it only when the check word agrees with them, so an entry

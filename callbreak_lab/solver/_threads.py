@@ -166,8 +166,8 @@ class Helper:
     seats' replies in reverse order at the first plies (``OPT_REVERSE``): a proof that the target
     reaches its count must refute every reply, so the two threads prove different replies first
     and then find each other's results in the table. Whichever finishes first answers and stops
-    the other (``Engine.ctl``). Home ``Deal.random(175)`` seat 2, ">= 3": 4.4 -> 2.6 s; modern
-    ``Deal.random(21)`` seat 3, ">= 4": 0.21 -> 0.09 s."""
+    the other (``Engine.ctl``). What it saves on hard solves: benchmarks/HISTORY.md, "A helper
+    thread over a shared table"."""
 
     def __init__(self, eng: Engine) -> None:
         # the thread holds the engine weakly (else the engine and its table would live for

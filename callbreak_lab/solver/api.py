@@ -92,10 +92,29 @@ def engine(threads: int | None = None) -> Engine:
     over only between kernel calls, gave wrong values (overwritten trick cards). The engine
     brings its own helper thread (``default_threads``); ``threads`` sets that for an engine
     created by this call (1: no helper, for threads that each solve their own positions side
-    by side)."""
+    by side).
+
+    Once the thread has an engine, ``threads`` must be what it was created with (None: any):
+    another count is a UsageError, not a new engine, because replacing it would drop the
+    thread's table (about 90 MB of entries) and the settings callers made on it (e.g.
+    ``helper_gate``), while callers still holding it would go on searching on the old one."""
+    if threads is not None and (
+        isinstance(threads, bool)
+        or not isinstance(threads, int | np.integer)
+        or threads not in (1, 2)
+    ):
+        raise UsageError(f"engine: threads must be 1 or 2 (or None), got {threads!r}")
     eng: Engine | None = getattr(_LOCAL, "engine", None)
     if eng is None:
-        eng = _LOCAL.engine = Engine(threads=default_threads() if threads is None else threads)
+        n = default_threads() if threads is None else int(threads)
+        eng = _LOCAL.engine = Engine(threads=n)
+        _LOCAL.threads = n  # as asked: ``Engine.threads`` is 1 whatever was asked without the JIT
+    elif threads is not None and threads != _LOCAL.threads:
+        raise UsageError(
+            f"engine(threads={threads}): this thread already has its engine, with "
+            f"threads={_LOCAL.threads} (made by its first solve or engine call); ask for the "
+            "threads before the thread's first solve, or solve on another thread"
+        )
     return eng
 
 
@@ -104,7 +123,8 @@ def time_limit(seconds: float, eng: Engine | None = None) -> Iterator[Engine]:
     """Searches of this thread's engine (or ``eng``) inside the block stop ``seconds`` after it
     starts: the one running then, and any started later in the block, raise
     ``SearchTimeout``. Values found before stay exact, and so does the engine's table. The
-    clock is a timer thread, so a block costs about a tenth of a millisecond."""
+    clock is a timer thread started for the block (its cost per block: benchmarks/RESULTS.md,
+    "Strong player")."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float | np.integer | np.floating):
         raise UsageError(f"time_limit: seconds must be a number, got {seconds!r}")
     eng = eng or engine()

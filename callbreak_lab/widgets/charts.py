@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg", force=False)
 from matplotlib.figure import Figure
 
+from callbreak_lab.render.style import RED
 from callbreak_lab.widgets.backend import Forecast
 
 __all__ = [
@@ -111,7 +112,7 @@ def trick_distribution_figure(
     if overlay is not None:
         ax.step(t, overlay.dist, where="mid", color=ORANGE, linewidth=2, label=overlay.source)
     if call is not None:
-        ax.axvline(call - 0.5, color="#c0392b", linestyle="--", linewidth=1, label=f"call {call}")
+        ax.axvline(call - 0.5, color=RED, linestyle="--", linewidth=1, label=f"call {call}")
     ax.set_xticks(t)
     ax.set_xlim(-0.6, 13.6)
     ax.set_xlabel("tricks")

@@ -13,7 +13,16 @@ import numpy as np
 
 from callbreak_lab.bidding.calls import check_earlier_calls
 from callbreak_lab.bidding.features import feature_dict
-from callbreak_lab.cards import ALL_CARDS, Card, Deal, Hand, NotationError, Suit, check_seat
+from callbreak_lab.cards import (
+    ALL_CARDS,
+    N_TRICKS,
+    Card,
+    Deal,
+    Hand,
+    NotationError,
+    Suit,
+    check_seat,
+)
 from callbreak_lab.errors import CallError, HandError
 from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
@@ -26,7 +35,7 @@ __all__ = [
     "explain",
 ]
 
-MAX_CARDS = 13
+MAX_CARDS = N_TRICKS  # a full hand: one card a trick
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 Listener = Callable[[], None]
 

@@ -9,8 +9,9 @@ import ipywidgets as W
 
 from callbreak_lab.cards import Card, Deal
 from callbreak_lab.errors import CallbreakLabError
+from callbreak_lab.render.style import PLAYED, suit_color
+from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import PRESETS, format_tenths
-from callbreak_lab.svg import PLAYED, table_svg
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 from callbreak_lab.widgets.views import (
@@ -24,13 +25,12 @@ from callbreak_lab.widgets.views import (
 
 __all__ = ["CallingTrainerView", "PlayLineView", "calling_trainer", "play_line_viewer"]
 
-RED = "#c0392b"
-
 
 class PlayLineView:
-    """The card table (``callbreak_lab.svg.table_svg``, the studied seat at the bottom) with the
-    legal cards raised and labelled with their values, calls, tricks and the line's result at the
-    side; previous / next / slider to step; a button per legal card to branch and see its cost."""
+    """The card table (``callbreak_lab.render.svg.table_svg``, the studied seat at the bottom)
+    with the legal cards raised and labelled with their values, calls, tricks and the line's result
+    at the side; previous / next / slider to step; a button per legal card to branch and see its
+    cost."""
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller
@@ -105,7 +105,7 @@ class PlayLineView:
             ),
         )
         b.style.button_color = "#fff3b0" if played else "#ffffff"
-        b.style.text_color = RED if card.suit in (1, 2) else "#111"
+        b.style.text_color = suit_color(card.suit)
         b.style.font_weight = "bold" if played else "normal"
         with_classes(b, "cb-legal", f"cb-legal-{card}", *(["cb-played"] if played else []))
         if not played:

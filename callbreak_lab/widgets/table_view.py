@@ -9,7 +9,8 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card
-from callbreak_lab.svg import table_svg
+from callbreak_lab.render.style import suit_color
+from callbreak_lab.render.svg import table_svg
 from callbreak_lab.widgets.table_controller import PlayTable
 from callbreak_lab.widgets.views import (
     error_html,
@@ -20,8 +21,6 @@ from callbreak_lab.widgets.views import (
 )
 
 __all__ = ["PlayTableView", "play_against_bots"]
-
-RED = "#c0392b"
 
 
 def _cost(sd: Any, card: Card) -> str:
@@ -112,7 +111,7 @@ class PlayTableView:
     def _card_button(self, card: Card) -> W.Button:
         b = W.Button(description=card.symbol(), tooltip=f"play {card.symbol()}",
                      layout=W.Layout(width="56px", border="1px solid #aaa"))  # fmt: skip
-        b.style.text_color = RED if card.suit in (1, 2) else "#111"
+        b.style.text_color = suit_color(card.suit)
         b.style.button_color = "#ffffff"
         with_classes(b, "cb-play-card", f"cb-play-{card}")
         b.on_click(lambda _b, cc=card: self.controller.play(cc))

@@ -13,7 +13,8 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card
-from callbreak_lab.render import deal_html
+from callbreak_lab.render.html import deal_html
+from callbreak_lab.render.style import RED, suit_color
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker
@@ -27,7 +28,6 @@ __all__ = [
     "hand_picker",
 ]
 
-RED = "#c0392b"
 HELD = "#bcd7ff"  # background of a picked card (keeps red and black text readable)
 
 
@@ -86,7 +86,7 @@ class HandPickerView:
         self.buttons: dict[Card, W.Button] = {}
         rows = []
         for suit in SUIT_ORDER:
-            colour = RED if suit.is_red else "#111"
+            colour = suit_color(suit)
             row = [make_html("cb-suit-label", value=f'<b style="color:{colour}">{suit.symbol}</b>')]
             for rank in range(12, -1, -1):
                 card = Card.of(suit, rank)

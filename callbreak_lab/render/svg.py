@@ -19,8 +19,10 @@ from html import escape
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from callbreak_lab.cards import Card, CardLike, Hand, check_seat
+from callbreak_lab.cards import N_TRICKS, Card, CardLike, Hand, check_seat
 from callbreak_lab.errors import CardError
+from callbreak_lab.render.style import BEST, FELT, FELT_EDGE, LEGAL, PLAYED, suit_color
+from callbreak_lab.rules import format_tenths
 
 if TYPE_CHECKING:
     from callbreak_lab.game import Position
@@ -29,17 +31,9 @@ __all__ = ["CARD_H", "CARD_W", "card_svg", "hand_svg", "table_svg"]
 
 CARD_W = 48
 CARD_H = 68
-RED = "#c0392b"
-BLACK = "#111"
-FELT = "#2f6e4a"
-FELT_EDGE = "#1f4d33"
-LEGAL = "#f5b700"  # outline of a legal card
-PLAYED = "#1565c0"  # outline of the card the line plays
-BEST = "#2e7d32"  # value badge of a best card
 FONT = "sans-serif"
 DISPLAY_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: colours alternate in a row
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
 # Suit outlines in a 100 x 100 box.
 _SUIT_PATHS = (
@@ -55,11 +49,6 @@ _SUIT_PATHS = (
     "M50 2C72 26 98 42 98 64C98 79 87 88 74 88C64 88 57 83 53 76C54 86 58 93 68 98L32 98"
     "C42 93 46 86 47 76C43 83 36 88 26 88C13 88 2 79 2 64C2 42 28 26 50 2Z",
 )
-
-
-def suit_color(suit: int) -> str:
-    """Red for hearts and diamonds, black for spades and clubs."""
-    return RED if suit in (1, 2) else BLACK
 
 
 def _suit(suit: int, x: float, y: float, size: float) -> str:
@@ -121,7 +110,7 @@ def _card(
     """One positioned card; ``ring`` outlines it, ``dim`` greys it (not playable)."""
     parts = [
         f'<g class="card" data-card="{card}" transform="translate({x:g} {y:g})">'
-        f"<title>{escape(card.symbol())} ({SUIT_NAMES[card.suit]})</title>{_face(card)}"
+        f"<title>{escape(card.symbol())} ({card.suit.plural})</title>{_face(card)}"
     ]
     if dim:
         parts.append(
@@ -524,8 +513,6 @@ def _panel(
 ) -> str:
     """Beside the felt: per seat its call, tricks won, final tricks and score, then the status
     and the notes."""
-    from callbreak_lab.rules import format_tenths
-
     rules = position.rules
     over = position.is_over
     final = result if result is not None else (position.tricks_won if over else None)
@@ -562,10 +549,9 @@ def _panel(
                 + "</g>"
             )
         x += width
+    mover = _name(position.to_move, names)
     status = (
-        "deal over"
-        if over
-        else f"trick {position.trick_index + 1} of 13 · {_name(position.to_move, names)} to play"
+        "deal over" if over else f"trick {position.trick_index + 1} of {N_TRICKS} · {mover} to play"
     )
     lines = [f"rules {rules.name}", status, f"● {seats[bottom]} sits at the bottom"]
     if not calls:
