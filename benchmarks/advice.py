@@ -31,12 +31,12 @@ import time
 import numpy as np
 
 from callbreak_lab import solver
-from callbreak_lab.advice import single_dummy_values
+from callbreak_lab.analysis.advice import single_dummy_values
 from callbreak_lab.arena import make_player
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
-from callbreak_lab.review import review_play
+from callbreak_lab.analysis.review import review_play
 
 TRICKS = (1, 2, 4, 7, 10)
 
@@ -88,7 +88,7 @@ def reviews(args: argparse.Namespace) -> None:
 
 
 def work(args: argparse.Namespace) -> None:
-    from callbreak_lab.advice import knowledge_of
+    from callbreak_lab.analysis.advice import knowledge_of
     from callbreak_lab.arena.strong import draw_layouts
     from callbreak_lab.cards import Hand
     from callbreak_lab.solver import api

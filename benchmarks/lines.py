@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from callbreak_lab import PRESETS, Deal, Position
-from callbreak_lab.lines import play_line, playout_line
+from callbreak_lab.analysis.lines import play_line, playout_line
 from callbreak_lab.solver import api, default_threads
 from callbreak_lab.solver._consts import ST_NODES
 

@@ -33,6 +33,7 @@ __all__ = [
     "Position",
     "RecordError",
     "Trick",
+    "parse_calls",
     "parse_record",
     "play_out",
     "random_player",
@@ -73,6 +74,33 @@ def record_seats(record: Sequence[CardLike]) -> list[int]:
             leader = seats[i - 3 + _winner_index(cards[i - 3 : i + 1])]
     seats.append((leader + len(cards) % 4) % 4)
     return seats
+
+
+def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int, ...] | None:
+    """Four calls (``"3,4,2,3"`` or a sequence) checked against the ruleset, or None."""
+    if calls is None:
+        return None
+    if isinstance(calls, str):
+        parts = calls.replace(",", " ").split()
+        try:
+            vals = [int(p) for p in parts]
+        except ValueError:
+            raise CallError(f"calls must be four whole numbers, got {calls!r}") from None
+    elif isinstance(calls, Iterable):
+        vals = list(calls)
+    else:
+        raise CallError(f"calls must be four whole numbers, got {calls!r}")
+    if len(vals) != 4:
+        raise CallError(f"calls need one value per seat (4), got {len(vals)}")
+    for seat, v in enumerate(vals):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer):
+            raise CallError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
+        if not rules.min_call <= v <= rules.max_call:
+            raise CallError(
+                f"seat {seat} called {v!r}: {rules.name} calls are "
+                f"{rules.min_call}..{rules.max_call}"
+            )
+    return tuple(int(v) for v in vals)
 
 
 def _rules_repr(rules: Ruleset) -> str:

@@ -39,6 +39,9 @@ except ImportError:  # before it
     from callbreak_lab.review import analyse_play, review_play  # type: ignore[no-redef]
 
 from callbreak_lab.arena import make_player, run
+
+#: the keyword of a count of layouts (``n`` before the seat layer)
+LAYOUTS = "layouts" if "layouts" in play_line.__code__.co_varnames else "n"
 from callbreak_lab.arena.referee import seat_view
 
 PRESETS = ("online", "modern", "strict", "home")
@@ -76,14 +79,14 @@ def record(quick: bool) -> dict[str, Any]:
             pos, calls = _position(seed, rules, depth)
             seat = pos.to_move
             key = f"{preset}/{seed}/{depth}"
-            sd = single_dummy_values(pos, seat, calls, n=12, seed=seed, threads=1)
+            sd = single_dummy_values(pos, seat, calls, 12, seed, threads=1)
             res[f"sd/{key}"] = _clean(sd.to_dict())
-            sd0 = single_dummy_values(pos, seat, None, n=12, seed=seed, threads=1)
+            sd0 = single_dummy_values(pos, seat, None, 12, seed, threads=1)
             res[f"sd-nocalls/{key}"] = _clean(sd0.to_dict())
             dealt = pos.deal.hands[seat]
-            ad = advise(dealt, pos.record(), rules, calls, n=12, seed=seed, threads=1)
+            ad = advise(dealt, pos.record(), rules, calls, 12, seed, threads=1)
             res[f"advise/{key}"] = _clean(ad.to_dict())
-            sdx = single_dummy_values(pos, seat, calls, n=12, seed=seed, exact_limit=0, threads=1)
+            sdx = single_dummy_values(pos, seat, calls, 12, seed, exact_limit=0, threads=1)
             res[f"sd-sampled/{key}"] = _clean(sdx.to_dict())
             for spec in ("strong", "pimc", "strong:tricks", "strong:uniform"):
                 player = make_player(spec, rules)
@@ -94,11 +97,11 @@ def record(quick: bool) -> dict[str, Any]:
     deal = Deal.random(7)
     out = playout(deal, rules)
     calls = [min(max(t, 1), 8) for t in out.tricks]
-    rv = review_play(deal, out.cards[:28], rules, calls, n=6, seed=3, progress=False)
+    rv = review_play(deal, out.cards[:28], rules, calls, 6, 3, progress=False)
     res["review/online/7"] = _clean(rv.to_dict())
     res["analyse/online/7"] = _clean(analyse_play(deal, out.cards, rules, calls).to_dict())
     late = Position.replay(deal, out.cards[:32], rules)
-    line = play_line(late, late.to_move, rules, calls, advice="single", n=6, seed=2)
+    line = play_line(late, late.to_move, rules, calls, advice="single", **{LAYOUTS: 6}, seed=2)
     res["line/online/7"] = _clean(line.to_dict())
     if not quick:
         for preset in ("online", "modern"):

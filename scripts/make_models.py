@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from callbreak_lab.analysis.montecarlo import mc_distribution
 from callbreak_lab.bidding.training import CANDIDATES, pooled, select_params
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,7 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
             out_dir=out,
             mc_hands=args.mc_hands,
             mc_layouts=args.mc_layouts,
+            mc_distribution=mc_distribution,
             learning_fractions=None if args.no_learning_curve or i else (0.125, 0.25, 0.5, 1.0),
             seed=args.seed,
         )

@@ -40,7 +40,8 @@ from callbreak_lab.bidding.model import encode_hands, load_model
 from callbreak_lab.cards import Hand
 from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.simulate import deal_around, deals_from_masks, monte_carlo
+from callbreak_lab.analysis.montecarlo import monte_carlo
+from callbreak_lab.seat.dealing import deal_around, deals_from_masks
 from callbreak_lab.solver import SOLVER_VERSION, playouts
 
 

@@ -1,4 +1,4 @@
-"""Single-dummy advice (``callbreak_lab.advice``): exact answers against an independent brute
+"""Single-dummy advice (``callbreak_lab.analysis.advice``): exact answers against an independent brute
 force, known-answer positions where the single-dummy card differs from the double-dummy one,
 sampling against the exact answer, and bad input."""
 
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab import solver
-from callbreak_lab.advice import (
+from callbreak_lab.analysis.advice import (
     EXACT_LIMIT,
     advise,
     consistent_layouts,
@@ -33,7 +33,7 @@ from callbreak_lab.errors import (
     UsageError,
 )
 from callbreak_lab.game import Position, record_seats
-from callbreak_lab.lines import play_line
+from callbreak_lab.analysis.lines import play_line
 from callbreak_lab.rules import PRESETS, Ruleset
 
 # Trick 11 of an online deal: seat 3 leads with A♣ 2♠ 6♠, has won 3 tricks and called 4.

@@ -20,7 +20,7 @@ from callbreak_lab.arena import pimc
 from callbreak_lab.arena.players import SimplePlayer, make_player, simple_call, simple_card
 from callbreak_lab.arena.records import Board, load_record
 from callbreak_lab.arena.referee import play_deal
-from callbreak_lab.arena.view import SeatView
+from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
 from callbreak_lab.cli import main
 from callbreak_lab.errors import UsageError

@@ -187,7 +187,7 @@ def test_bad_input_raises_a_leaf_naming_the_problem(
 
 
 def _seat_calls() -> list[Callable[[], Any]]:
-    from callbreak_lab import lines, simulate, solver
+    from callbreak_lab.analysis import lines, simulate, solver
     from callbreak_lab.bidding.model import recommend_call
 
     hand = DEAL[0]

@@ -24,7 +24,7 @@ PURE = [
     "callbreak_lab.render.text",
     "callbreak_lab.errors",
     "callbreak_lab.fileio",
-    "callbreak_lab.lines",
+    "callbreak_lab.analysis.lines",
     "callbreak_lab.simulate",
     "callbreak_lab.bhoos",
     "callbreak_lab.solver",
@@ -46,7 +46,7 @@ PURE = [
     "callbreak_lab.arena.records",
     "callbreak_lab.arena.referee",
     "callbreak_lab.arena.tournament",
-    "callbreak_lab.arena.view",
+    "callbreak_lab.seat.view",
     "callbreak_lab.widgets.controllers",
     "callbreak_lab.widgets.play_controllers",
 ]
@@ -134,7 +134,7 @@ def test_a_lines_json_loads_no_renderer() -> None:
     code = (
         "import json, sys\n"
         "from callbreak_lab import Deal, Position, play_out, random_player\n"
-        "from callbreak_lab.lines import playout_line\n"
+        "from callbreak_lab.analysis.lines import playout_line\n"
         "p = Position(Deal.random(3), 'online')\n"
         "play_out(p, random_player(0))\n"
         "for _ in range(3):\n"

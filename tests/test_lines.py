@@ -22,8 +22,8 @@ from callbreak_lab.errors import (
     SeatError,
     SolverInputError,
 )
-from callbreak_lab.lines import LAST_CARD, play_line, playout_line
-from callbreak_lab.review import analyse_play
+from callbreak_lab.analysis.lines import LAST_CARD, play_line, playout_line
+from callbreak_lab.analysis.review import analyse_play
 from tests.reference import minimax as ref
 
 

@@ -1,4 +1,4 @@
-"""Single-dummy reviews (``callbreak_lab.review``): of played deals, arena records and the
+"""Single-dummy reviews (``callbreak_lab.analysis.review``): of played deals, arena records and the
 recorded Bhoos requests; the ``analyse --single-dummy`` command and ``/v1/analyse``."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from callbreak_lab.bhoos import read_requests
 from callbreak_lab.cards import Deal
 from callbreak_lab.cli import main
 from callbreak_lab.errors import IllegalPlayError, UsageError
-from callbreak_lab.review import analyse_play, review_bhoos, review_play, review_record
+from callbreak_lab.analysis.review import analyse_play, review_bhoos, review_play, review_record
 
 DATA = Path(__file__).parent / "data"
 SAFETY_DEAL = "J75.T42.JT52.QT3 QT98.5.9843.J642 K3.AKJ9763.AK.95 A642.Q8.Q76.AK87"
@@ -80,7 +80,7 @@ def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
 def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.MonkeyPatch) -> None:
     """The decision running when the time is up is cut short (it keeps the layouts solved by
     then) and is the review's last card."""
-    import callbreak_lab.review as review
+    import callbreak_lab.analysis.review as review
 
     board = play_deal(Deal.random(9), "modern", [make_player("simple")] * 4)
     real = review.single_dummy_values

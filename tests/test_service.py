@@ -418,7 +418,7 @@ def test_line_of_a_finished_deal_is_422(client: TestClient) -> None:
 
 
 def test_line_and_playout_line(client: TestClient) -> None:
-    from callbreak_lab import lines
+    from callbreak_lab.analysis import lines
 
     rules = Ruleset.preset("modern")
     record = _late_record(DEAL, rules, 32)
@@ -433,7 +433,7 @@ def test_line_and_playout_line(client: TestClient) -> None:
 
 
 def test_analyse(client: TestClient) -> None:
-    from callbreak_lab import review
+    from callbreak_lab.analysis import review
 
     rules = Ruleset.preset("modern")
     plays = _late_record(DEAL, rules, 6)

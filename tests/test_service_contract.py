@@ -137,7 +137,7 @@ def _solve(body: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _line(body: dict[str, Any], data: dict[str, Any]) -> None:
-    from callbreak_lab import lines
+    from callbreak_lab.analysis import lines
 
     rules = _rules(body)
     pos = Position.replay(body["deal"], body.get("plays", ""), rules)
@@ -150,7 +150,7 @@ def _line(body: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
-    from callbreak_lab.advice import advise
+    from callbreak_lab.analysis.advice import advise
 
     want = advise(
         body["hand"], body.get("plays", ""), _rules(body), body.get("calls"),
@@ -160,7 +160,7 @@ def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _analyse(body: dict[str, Any], data: dict[str, Any]) -> None:
-    from callbreak_lab import review
+    from callbreak_lab.analysis import review
 
     deal, plays, rules, c = body["deal"], body["plays"], _rules(body), body.get("calls")
     if body.get("single_dummy") is None:

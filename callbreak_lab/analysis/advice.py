@@ -8,20 +8,20 @@ makes the call.
 
 ``single_dummy_values(position, seat, calls)`` answers it for the seat to move in a deal whose
 hands are all known (a review, a line); ``advise(hand, plays, rules, calls)`` answers it at the
-table, from the mover's own cards and the cards played alone. Both use the ``strong`` player's
-evaluation (``arena.strong``):
+table, from the mover's own cards and the cards played alone. Both judge as the ``strong``
+player does, with the seat layer's parts (``callbreak_lab.seat``):
 
 * the hidden cards are dealt in every way consistent with what the seat saw under the preset's
-  rules (``arena.pimc.Knowledge``: voids, "no card above" from must-beat, the void rule's spade
-  limits, the first-trick spade ban), weighted by the likelihood of the other seats' calls
-  (``arena.sampling``); when the consistent layouts are few (``exact_limit``), every one of
-  them is taken with its weight, and the answer is exact;
+  rules (``seat.knowledge.Knowledge``: voids, "no card above" from must-beat, the void rule's
+  spade limits, the first-trick spade ban), weighted by the likelihood of the other seats'
+  calls (``seat.layouts.draw``); when the consistent layouts are few (``exact_limit``), every
+  one of them is taken with its weight, and the answer is exact;
 * on each layout the solver gives every legal card's value for the seat (the tricks it can
   still guarantee after the card, ``solver.card_values``); the seat's deal total is the tricks
   won so far plus that value, scored against its call with the preset's scoring;
 * each card's expected score, expected tricks and probability of making the call are the
   weighted means over the layouts, with standard errors from the weights' effective sample size
-  (zero when exact). ``cost`` of a card: the best card's expected score minus its own, with a
+  (zero when exact; ``seat.outcomes``). ``cost`` of a card: the best card's expected score minus its own, with a
   paired standard error (both are measured on the same layouts).
 
 The values on a layout are a floor (the other three play together against the seat), as in the
@@ -30,77 +30,38 @@ The values on a layout are a floor (the other three play together against the se
 
 from __future__ import annotations
 
-import itertools
-import math
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from callbreak_lab.arena.pimc import Knowledge, layout_values
-from callbreak_lab.arena.sampling import BETA, call_log_likelihood
-from callbreak_lab.arena.strong import draw_layouts, layout_outcomes
 from callbreak_lab.cards import Card, CardLike, Hand, check_seat, play_order_key
-from callbreak_lab.errors import IllegalPlayError, RecordError, SolverInputError, UsageError
-from callbreak_lab.game import Position, parse_record, record_seats
-from callbreak_lab.rules import Ruleset, trick_winner
+from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.game import Position, parse_calls
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.seat.layouts import BETA, NO_LAYOUT, draw
+from callbreak_lab.seat.outcomes import (
+    CardOutcome,
+    Progress,
+    card_outcomes,
+    solve_layouts,
+    weighted_mean_se,
+)
 
 __all__ = [
     "EXACT_LIMIT",
     "CardOutcome",
     "SingleDummy",
     "advise",
-    "consistent_layouts",
-    "knowledge_of",
-    "replay_seen",
-    "seat_knowledge",
     "single_dummy_values",
     "values_from_knowledge",
 ]
 
 #: consistent layouts at most for which ``single_dummy_values`` takes every one (exact answer)
 EXACT_LIMIT = 256
-
-Progress = Callable[[int, int], None]
-
-
-def weighted_mean_se(values: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
-    """Weighted mean of ``values`` and its standard error (from the weights' effective sample
-    size; 0 with one effective layout)."""
-    w = weights / weights.sum()
-    mean = float(w @ values)
-    var = float(w @ (values - mean) ** 2)
-    n_eff = 1.0 / float(np.sum(w * w))
-    return mean, (math.sqrt(var / (n_eff - 1)) if n_eff > 1 + 1e-9 else 0.0)
-
-
-@dataclass(frozen=True)
-class CardOutcome:
-    """One card over the layouts: expected deal total of tricks, expected score in points and
-    probability of making the call (None without the seat's call), with standard errors (0 when
-    every consistent layout was taken)."""
-
-    tricks: float
-    tricks_se: float
-    expected: float | None
-    expected_se: float | None
-    make: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        def r(x: float | None) -> float | None:
-            return None if x is None else round(x, 4)
-
-        return {
-            "expected": r(self.expected),
-            "se": r(self.expected_se),
-            "tricks": r(self.tricks),
-            "tricks_se": r(self.tricks_se),
-            "make": r(self.make),
-        }
 
 
 @dataclass(frozen=True)
@@ -219,96 +180,12 @@ class SingleDummy:
         return self.text()
 
 
-def knowledge_of(position: Position, seat: int) -> Knowledge:
-    """What ``seat`` knows in ``position``: its hand and every card played (and what the plays
-    showed about the other hands)."""
-    hand = int(position.hand_masks()[seat])
-    return Knowledge.from_history(position.rules, seat, hand, position.history)
-
-
-def replay_seen(
-    k: Knowledge, record: Sequence[Card]
-) -> Iterator[tuple[int, int, Card | None, int]]:
-    """Replay a play record from the deal's start into ``k``, the knowledge of ``k.seat``
-    holding the 13 cards it was dealt. Yields ``(index, seat, card, won)`` before each card is
-    added (``won``: tricks ``k.seat`` has won so far) and last ``(len(record), seat to play,
-    None, won)``. A card of ``k.seat`` that was not legal for it then is an
-    ``IllegalPlayError``, and so is another seat's card that the earlier plays showed it could
-    not hold (e.g. a heart after it showed out of hearts)."""
-    seats = record_seats(record)
-    won = 0
-    for i, card in enumerate(record):
-        mover = seats[i]
-        where = f"card {i + 1} ({card}, trick {i // 4 + 1})"
-        if mover == k.seat:
-            if not (k.legal_mask() >> card) & 1:
-                raise IllegalPlayError(f"{where}: seat {mover} cannot play it")
-        elif (k.excluded[mover] >> card) & 1:
-            raise IllegalPlayError(
-                f"{where}: seat {mover} cannot hold it after the cards it played before"
-            )
-        yield i, mover, card, won
-        if mover == k.seat:
-            k.hand &= ~(1 << card)
-        k.add(mover, card)
-        if i % 4 == 3:
-            won += int(seats[i - 3 + trick_winner(record[i - 3 : i + 1])] == k.seat)
-    yield len(record), seats[-1], None, won
-
-
-def seat_knowledge(
-    hand: Hand | str | Iterable[CardLike], plays: str | Sequence[CardLike], rules: Ruleset
-) -> tuple[Knowledge, int]:
-    """The knowledge of the seat to play after ``plays`` (a play record from the deal's start)
-    holding ``hand`` (the cards it holds now, or the 13 it was dealt), and the tricks it has
-    won: what a bot or a player at the table knows. Every inconsistency between the two is an
-    error naming the card: a ``RecordError`` or ``IllegalPlayError`` for the plays, a
-    ``NotationError`` for the hand's text, a ``SolverInputError`` for a hand that does not fit
-    the plays."""
-    record = parse_record(plays) if isinstance(plays, str) else [Card.parse(c) for c in plays]
-    seen: dict[Card, int] = {}
-    for i, c in enumerate(record):
-        if c in seen:
-            raise RecordError(f"{c} is played twice (cards {seen[c] + 1} and {i + 1})")
-        seen[c] = i
-    if len(record) >= 52:
-        raise SolverInputError("the deal is over: no card is left to judge")
-    h = hand if isinstance(hand, Hand) else Hand.parse(hand)
-    seats = record_seats(record)
-    seat = seats[-1]
-    own = 0
-    for i, c in enumerate(record):
-        if seats[i] == seat:
-            own |= 1 << c
-        elif (h.mask >> c) & 1:
-            raise SolverInputError(
-                f"{c} is in the hand of seat {seat} (to play), but seat {seats[i]} played it "
-                f"(card {i + 1})"
-            )
-    n_own = own.bit_count()
-    if len(h) == 13 and own & ~h.mask == 0:
-        dealt = h.mask
-    elif h.mask & own == 0 and len(h) + n_own == 13:
-        dealt = h.mask | own
-    elif n_own == 0:
-        raise SolverInputError(f"seat {seat} is to play with 13 cards; the hand has {len(h)} ({h})")
-    else:
-        mine = " ".join(str(Card(c)) for c in range(52) if (own >> c) & 1)
-        raise SolverInputError(
-            f"seat {seat} is to play and has played {n_own} cards ({mine}): give the "
-            f"{13 - n_own} cards it holds or the 13 it was dealt; the hand has {len(h)} ({h})"
-        )
-    k = Knowledge(rules, seat, dealt)
-    *_, (_, _, _, won) = replay_seen(k, record)  # the last item: the state after every card
-    return k, won
-
-
 def advise(
     hand: Hand | str | Iterable[CardLike],
     plays: str | Sequence[CardLike] = "",
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
     *,
     beta: float = BETA,
@@ -323,168 +200,12 @@ def advise(
     cards, those it still holds or the 13 it was dealt; ``rules``: default modern. The rest as
     ``single_dummy_values``, whose answer this is for a deal no one has seen in full
     (``position`` None)."""
-    from callbreak_lab.lines import parse_calls
-
     r = Ruleset.coerce(rules, default="modern")
-    k, won = seat_knowledge(hand, plays, r)
-    c = parse_calls(calls, r)
+    k = Knowledge.at_table(hand, plays, r, calls)
     return values_from_knowledge(
-        k, won, c, n, seed, beta=beta, exact_limit=exact_limit, threads=threads,
+        k, layouts, seed, beta=beta, exact_limit=exact_limit, threads=threads,
         time_limit=time_limit, progress=progress,
     )  # fmt: skip
-
-
-def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
-    """Every layout of the hidden cards consistent with ``k`` (rows of the four hand masks as
-    dealt, like ``pimc.deal_layouts``), or None when there are more than ``limit``."""
-    seat = k.seat
-    seen = k.hand
-    for m in k.played_by:
-        seen |= m
-    unseen = [c for c in range(52) if not (seen >> c) & 1]
-    others = [s for s in range(4) if s != seat]
-    need = {s: 13 - k.played_by[s].bit_count() for s in others}
-    if sum(need.values()) != len(unseen):
-        raise SolverInputError("the cards seen and the hand sizes do not add up to a deal")
-    banned = {s: k.banned(s) for s in others}
-    rows: list[list[int]] = []
-    hands = {s: k.played_by[s] for s in others}
-
-    def place(i: int) -> None:
-        if len(rows) > limit:
-            return
-        if i == len(unseen):
-            row = [0, 0, 0, 0]
-            row[seat] = k.hand | k.played_by[seat]
-            for s in others:
-                row[s] = hands[s]
-            rows.append(row)
-            return
-        card = unseen[i]
-        for s in others:
-            if need[s] and not (banned[s] >> card) & 1:
-                need[s] -= 1
-                hands[s] |= 1 << card
-                place(i + 1)
-                hands[s] &= ~(1 << card)
-                need[s] += 1
-
-    place(0)
-    if len(rows) > limit:
-        return None
-    return np.array(rows, dtype=np.uint64).reshape(-1, 4)
-
-
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-#: the helper gates of each pool's engines (``Engine.helper_gate``)
-_GATES: dict[int, list[threading.Event]] = {}
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """A lasting pool of ``threads`` solver threads, each with its own engine (kept between
-    calls: an engine's table, about 90 MB, is reused, not reallocated). Each engine's helper
-    thread is gated (``Engine.helper_gate``): shut while every pool thread has a layout, so
-    each engine searches alone; opened by ``_solve`` once no layout is left to start, so the
-    layouts still running take the idle cores. Worker processes (the service's, a batch's) get
-    ``threads`` 1 by default and never start one."""
-    pool = _POOLS.get(threads)
-    if pool is None:
-        from callbreak_lab.solver.api import engine
-
-        gates = _GATES[threads] = []
-
-        def init() -> None:
-            eng = engine(threads=2)
-            eng.helper_gate = threading.Event()
-            gates.append(eng.helper_gate)
-
-        pool = _POOLS[threads] = ThreadPoolExecutor(
-            max_workers=threads, thread_name_prefix="advice", initializer=init
-        )
-    return pool
-
-
-def _open_gates(threads: int, on: bool) -> None:
-    """Let the helper threads of pool ``threads``' engines work (``on``) or not."""
-    for gate in _GATES.get(threads, []):
-        if on:
-            gate.set()
-        else:
-            gate.clear()
-
-
-def _solve(
-    k: Knowledge,
-    rows: np.ndarray,
-    threads: int,
-    progress: Progress | None,
-    deadline: float | None = None,
-) -> tuple[list[tuple[int, dict[int, int]]], bool]:
-    """``pimc.layout_values`` of the rows, in row order, and whether the ``deadline``
-    (``time.perf_counter()`` seconds) stopped it early: no layout is started after it (the first
-    ``threads`` always are), and one still running then is stopped and left out, except the
-    first row's, which always finishes (so there is an answer). A row the record cannot replay
-    on is left out. ``threads`` 1: one layout at a time on this thread's engine (which brings a
-    helper thread for long searches); more: layouts side by side on a pool of threads, one
-    engine each (the kernels release the GIL), which uses two cores better than one search and
-    its helper; once no layout is left to start, the engines' helpers join the layouts still
-    running (``_pool``) (benchmarks/RESULTS.md, "Single-dummy advice")."""
-    total = len(rows)
-    results: dict[int, dict[int, int]] = {}
-    done = 0
-
-    def late() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
-
-    def solve_row(i: int) -> tuple[dict[int, int] | None, bool]:
-        """Row ``i``'s values (None: left out) and whether the deadline stopped it."""
-        if deadline is None or i == 0:
-            got, _ = layout_values(k, rows[i : i + 1], None)
-            return (got[0][1] if got else None), False
-        got, _ = layout_values(k, rows[i : i + 1], max(0.0, deadline - time.perf_counter()))
-        return (got[0][1] if got else None), not got and late()
-
-    if threads <= 1 or total < 2:
-        for i in range(total):
-            if i and late():
-                return sorted(results.items()), True
-            values, cut = solve_row(i)
-            if cut:
-                return sorted(results.items()), True
-            if values is not None:
-                results[i] = values
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        return sorted(results.items()), False
-    pool = _pool(threads)
-    pending: dict[Future[Any], int] = {}
-    queue = iter(range(total))
-    _open_gates(threads, False)
-    for i in itertools.islice(queue, threads):  # at most ``threads`` layouts in flight
-        pending[pool.submit(solve_row, i)] = i
-    stopped = False
-    try:
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                i = pending.pop(fut)
-                values, cut = fut.result()
-                stopped = stopped or cut
-                if values is not None:
-                    results[i] = values
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-                nxt = next(queue, None)
-                if nxt is None or late():
-                    stopped = stopped or nxt is not None
-                    _open_gates(threads, True)  # a core is idle: the running layouts share it
-                    continue
-                pending[pool.submit(solve_row, nxt)] = nxt
-    finally:
-        _open_gates(threads, False)
-    return sorted(results.items()), stopped
 
 
 def _check_int(name: str, x: object, low: int) -> int:
@@ -497,7 +218,7 @@ def single_dummy_values(
     position: Position,
     seat: int,
     calls: Iterable[int] | str | None = None,
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
     *,
     beta: float = BETA,
@@ -507,18 +228,16 @@ def single_dummy_values(
     progress: Progress | None = None,
 ) -> SingleDummy:
     """Every legal card's single-dummy value for ``seat``, the seat to move in ``position``:
-    expected score (points), expected tricks and probability of making its call over ``n``
-    layouts drawn by the calls' likelihood, or over every consistent layout with its weight
-    when at most ``exact_limit`` are consistent (see the module docstring). ``calls``: the four
-    calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform layouts,
-    judged by tricks). ``threads``: layouts solved side by side (default
+    expected score (points), expected tricks and probability of making its call over
+    ``layouts`` layouts drawn by the calls' likelihood, or over every consistent layout with its
+    weight when at most ``exact_limit`` are consistent (see the module docstring). ``calls``:
+    the four calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform
+    layouts, judged by tricks). ``threads``: layouts solved side by side (default
     ``solver.default_threads()``: two on a machine with two cores). ``time_limit``: seconds
     after which no further layout is started and those still being solved are stopped, except
     the first, which always finishes (the answer then covers the layouts solved, the likeliest
     first, and says ``stopped_early``; it is no longer reproducible). ``progress(done,
     total)`` is called after each layout."""
-    from callbreak_lab.lines import parse_calls
-
     if not isinstance(position, Position):
         raise UsageError(
             "single_dummy_values takes a Position (e.g. Position.replay(deal, plays, rules)), "
@@ -531,7 +250,7 @@ def single_dummy_values(
         raise SolverInputError(f"seat {seat} is not to move (seat {position.to_move} is)")
     c = parse_calls(calls, position.rules)
     sd = values_from_knowledge(
-        knowledge_of(position, seat), position.tricks_won[seat], c, n, seed,
+        Knowledge.of_position(position, seat, c), layouts, seed,
         beta=beta, exact_limit=exact_limit, threads=threads, time_limit=time_limit,
         progress=progress,
     )  # fmt: skip
@@ -540,9 +259,7 @@ def single_dummy_values(
 
 def values_from_knowledge(
     k: Knowledge,
-    won: int,
-    calls: Sequence[int] | None,
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
     *,
     beta: float = BETA,
@@ -551,11 +268,11 @@ def values_from_knowledge(
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
-    """``single_dummy_values`` from what the seat knows (``k``, to move; ``won`` tricks won;
-    ``calls`` the four calls, checked, or None), for a table whose other hands are not known
-    (a bot's request). ``position`` of the answer is None."""
+    """``single_dummy_values`` from what the seat knows (``k``, to move, with its calls and
+    tricks won), for a table whose other hands are not known (a bot's request). ``position``
+    of the answer is None."""
     t0 = time.perf_counter()
-    n = _check_int("n", n, 1)
+    n = _check_int("layouts", layouts, 1)
     exact_limit = _check_int("exact_limit", exact_limit, 0)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise UsageError(f"seed must be an int, got {seed!r}")
@@ -567,50 +284,26 @@ def values_from_knowledge(
         threads = default_threads()
     if isinstance(threads, bool) or threads not in (1, 2, 3, 4):
         raise UsageError(f"threads must be 1..4, got {threads!r}")
-    seat, r = k.seat, k.rules
-    known: list[int | None] = list(calls) if calls else [None, None, None, None]
-    every = consistent_layouts(k, exact_limit) if exact_limit else None
-    if every is not None and len(every):
-        others = [s for s in range(4) if s != seat and known[s] is not None]
-        made = [int(x) for x in (known[s] for s in others) if x is not None]
-        loglik = call_log_likelihood(every, others, made, r, float(beta))
-        rows, weights, exact = every, np.exp(loglik - loglik.max()), True
-        enumerated = True
-    else:
-        drawn = draw_layouts(k, known, n, int(seed), float(beta))
-        rows, weights, exact = drawn.rows, drawn.counts.astype(np.float64), False
-        enumerated = False
-    if len(rows) == 0:
-        raise SolverInputError("no layout of the hidden cards fits what the table showed")
     if time_limit is not None and not (
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
     ):
         raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    deadline = None if time_limit is None else t0 + float(time_limit)
-    solved, stopped = _solve(k, rows, threads, progress, deadline)
-    exact = exact and not stopped
-    if not solved:
+    drawn = draw(k, n, int(seed), beta=float(beta), exact_limit=exact_limit)
+    if len(drawn) == 0:
+        raise SolverInputError(NO_LAYOUT)
+    left = None if time_limit is None else max(0.0, float(time_limit) - (time.perf_counter() - t0))
+    solved = solve_layouts(
+        k, drawn.rows, time_limit=left, threads=threads, keep_first=True, progress=progress
+    )
+    if not len(solved):
         raise SolverInputError("no layout of the hidden cards replays the cards played")
-    w = np.array([weights[i] for i, _ in solved], dtype=np.float64)
-    own = known[seat]
-    per_card = layout_outcomes([v for _, v in solved], r, own, won)
-    outcomes: dict[Card, CardOutcome] = {}
-    samples: dict[Card, np.ndarray] = {}
-    wn = w / w.sum()
-    for x, (tricks, scores) in per_card.items():
-        t_mean, t_se = weighted_mean_se(tricks.astype(np.float64), w)
-        if scores is None or own is None:
-            outcomes[Card(x)] = CardOutcome(t_mean, 0.0 if exact else t_se, None, None, None)
-            samples[Card(x)] = tricks.astype(np.float64)
-            continue
-        s_mean, s_se = weighted_mean_se(scores, w)
-        make = min(1.0, float(wn @ (tricks >= own)))  # the weights sum to 1 up to rounding
-        outcomes[Card(x)] = CardOutcome(
-            t_mean, 0.0 if exact else t_se, s_mean, 0.0 if exact else s_se, make
-        )
-        samples[Card(x)] = scores
+    exact = drawn.exact and not solved.stopped
+    w = drawn.weights[list(solved.index)].astype(np.float64)
+    out = card_outcomes(solved.values, w, k.rules, k.own_call, k.won, exact)
+    calls = None if any(c is None for c in k.calls) else tuple(int(c) for c in k.calls)  # type: ignore[arg-type]
     return SingleDummy(
-        None, seat, None if calls is None else tuple(calls), outcomes,
-        len(solved) if enumerated else round(float(w.sum())), len(solved), exact,
-        float(1.0 / np.sum(wn * wn)), (time.perf_counter() - t0) * 1000, wn, samples, stopped,
+        None, k.seat, calls, out.cards,
+        len(solved) if drawn.exact else round(float(w.sum())), len(solved), exact,
+        float(1.0 / np.sum(out.weights * out.weights)), (time.perf_counter() - t0) * 1000,
+        out.weights, out.samples, solved.stopped,
     )  # fmt: skip

@@ -23,8 +23,8 @@ Values are **deal totals**: tricks the seat has already won plus the double-dumm
 remaining tricks (the trick in progress included).
 
 ``line.branch(i, card)`` replays a line with another card at step ``i``; ``advice="single"`` adds
-the single-dummy judgement of each decision (``callbreak_lab.advice``). Reviews of cards actually
-played are in ``callbreak_lab.review`` (``judged_step`` is the step they judge).
+the single-dummy judgement of each decision (``callbreak_lab.analysis.advice``). Reviews of cards actually
+played are in ``callbreak_lab.analysis.review`` (``judged_step`` is the step they judge).
 
 All values come from ``callbreak_lab.solver`` (``card_values``, one call per decision; a forced
 card on the double-dummy line needs no call since its value is the line's value).
@@ -48,49 +48,21 @@ from callbreak_lab.cards import (
     play_order_key,
 )
 from callbreak_lab.errors import CallError, IllegalPlayError, SolverInputError
-from callbreak_lab.game import Position
+from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Legal, Reason, Ruleset
 
 if TYPE_CHECKING:
-    from callbreak_lab.advice import SingleDummy
+    from callbreak_lab.analysis.advice import SingleDummy
 
 __all__ = [
     "Line",
     "Step",
     "judged_step",
-    "parse_calls",
     "play_line",
     "playout_line",
 ]
 
 LAST_CARD = "last card in hand"
-
-
-def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int, ...] | None:
-    """Four calls (``"3,4,2,3"`` or a sequence) checked against the ruleset, or None."""
-    if calls is None:
-        return None
-    if isinstance(calls, str):
-        parts = calls.replace(",", " ").split()
-        try:
-            vals = [int(p) for p in parts]
-        except ValueError:
-            raise CallError(f"calls must be four whole numbers, got {calls!r}") from None
-    elif isinstance(calls, Iterable):
-        vals = list(calls)
-    else:
-        raise CallError(f"calls must be four whole numbers, got {calls!r}")
-    if len(vals) != 4:
-        raise CallError(f"calls need one value per seat (4), got {len(vals)}")
-    for seat, v in enumerate(vals):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer):
-            raise CallError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
-        if not rules.min_call <= v <= rules.max_call:
-            raise CallError(
-                f"seat {seat} called {v!r}: {rules.name} calls are "
-                f"{rules.min_call}..{rules.max_call}"
-            )
-    return tuple(int(v) for v in vals)
 
 
 def _rules_of(
@@ -326,8 +298,10 @@ class Line:
             rest = _dd_steps(pos, self.seat, self.rules, len(steps), old.values[c])
         else:
             rest = _playout_steps(pos, self.rules, len(steps))
-        if self.single is not None:
-            rest = _with_single(rest, self.position(step_index), self, *self.single)
+        if self.single is not None:  # the rest is played from after the branch's card
+            after = self.position(step_index)
+            after.play(c)
+            rest = _with_single(rest, after, self, *self.single)
         new = Line(self.kind, self.start, self.rules, self.seat, self.calls, (*steps, *rest))
         a, b = new.tricks, self.tricks
         change = (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
@@ -451,7 +425,7 @@ def _with_single(
     is not forced: the studied seat's on a double-dummy line, every mover's on a play-out."""
     from dataclasses import replace
 
-    from callbreak_lab.advice import single_dummy_values
+    from callbreak_lab.analysis.advice import single_dummy_values
 
     pos = before.copy()
     out: list[Step] = []
@@ -465,16 +439,16 @@ def _with_single(
     return out
 
 
-def _advice(advice: Advice, n: int, seed: int) -> tuple[int, int] | None:
+def _advice(advice: Advice, layouts: int, seed: int) -> tuple[int, int] | None:
     if advice not in ("double", "single"):
         raise SolverInputError(f"advice must be 'double' or 'single', got {advice!r}")
     if advice == "double":
         return None
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise SolverInputError(f"n (layouts a decision) must be an int >= 1, got {n!r}")
+    if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
+        raise SolverInputError(f"layouts (a decision) must be an int >= 1, got {layouts!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SolverInputError(f"seed must be an int, got {seed!r}")
-    return (n, seed)
+    return (layouts, seed)
 
 
 def play_line(
@@ -484,18 +458,18 @@ def play_line(
     calls: Iterable[int] | str | None = None,
     *,
     advice: Advice = "double",
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
 ) -> Line:
     """The double-dummy line for ``seat`` from ``position`` to the end of the deal.
 
     ``advice="single"``: each of the seat's decisions also carries its single-dummy values
-    (``advice.single_dummy_values`` over ``n`` layouts, seeded), and the line marks where the
+    (``advice.single_dummy_values`` over ``layouts`` layouts, seeded), and the line marks where the
     two judgements disagree (``Line.disagreements``, ``Step.lesson``)."""
     pos, r = _rules_of(position, rules)
     seat = check_seat(seat)
     c = parse_calls(calls, r)
-    single = _advice(advice, n, seed)
+    single = _advice(advice, layouts, seed)
     start = pos.copy()
     line = Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
     if single is None:
@@ -510,14 +484,14 @@ def playout_line(
     calls: Iterable[int] | str | None = None,
     *,
     advice: Advice = "double",
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
 ) -> Line:
     """The self-interested play-out from ``position``, annotated with each mover's values
     (``advice="single"``: and each mover's single-dummy values, see ``play_line``)."""
     pos, r = _rules_of(position, rules)
     c = parse_calls(calls, r)
-    single = _advice(advice, n, seed)
+    single = _advice(advice, layouts, seed)
     start = pos.copy()
     line = Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
     if single is None:

@@ -15,7 +15,7 @@ expected score of the best call for its hand (the bid model's forecast given the
 it, ``bidding.recommend_call``) minus that of the call it made.
 
 The same review reads the other records a user has: an arena board record
-(``review_record``) and the ``/play`` requests a Bhoos game server sent to a bot
+(``arena.records.Board.review``) and the ``/play`` requests a Bhoos game server sent to a bot
 (``review_bhoos``: the requesting bot's cards, since the other hands never show in full; its
 double-dummy values are then unknown).
 
@@ -30,19 +30,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from callbreak_lab.advice import (
-    SingleDummy,
-    replay_seen,
-    single_dummy_values,
-    values_from_knowledge,
-)
-from callbreak_lab.arena.pimc import Knowledge
-from callbreak_lab.arena.sampling import BETA
+from callbreak_lab.analysis.advice import SingleDummy, single_dummy_values, values_from_knowledge
+from callbreak_lab.analysis.lines import Step, judged_step
 from callbreak_lab.cards import Card, CardLike, Deal, Hand, play_order_key
 from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError
-from callbreak_lab.game import Position, parse_record, record_seats
-from callbreak_lab.lines import Step, judged_step, parse_calls
+from callbreak_lab.game import Position, parse_calls, parse_record, record_seats
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge, replay_seen
+from callbreak_lab.seat.layouts import BETA
 
 __all__ = [
     "CardJudgement",
@@ -54,7 +49,6 @@ __all__ = [
     "read_plays",
     "review_bhoos",
     "review_play",
-    "review_record",
 ]
 
 # --- double-dummy reviews (every hand seen) -------------------------------------------------------
@@ -309,7 +303,7 @@ class SingleDummyReview:
     calls: tuple[int, ...] | None
     cards: tuple[CardJudgement, ...]
     players: tuple[PlayerCost, ...]
-    n: int  # layouts a decision
+    layouts: int  # layouts a decision
     seed: int
     seats: tuple[int, ...]  # the seats judged
     elapsed_s: float = field(compare=False)
@@ -340,7 +334,7 @@ class SingleDummyReview:
             "cards": [c.to_dict() for c in self.cards],
             "players": [p.to_dict() for p in self.players],
             "mistakes": [c.index for c in self.mistakes()],
-            "layouts": self.n,
+            "layouts": self.layouts,
             "seed": self.seed,
             "seats": list(self.seats),
             "stopped_early": self.stopped_early,
@@ -416,11 +410,11 @@ def _summaries(
     return tuple(p for p in out if p.seat in seats)
 
 
-def _check(n: int, seed: int, seats: Iterable[int] | None) -> tuple[int, ...]:
+def _check(layouts: int, seed: int, seats: Iterable[int] | None) -> tuple[int, ...]:
     from callbreak_lab.cards import check_seat
 
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise UsageError(f"layouts a decision must be an int >= 1, got {n!r}")
+    if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
+        raise UsageError(f"layouts a decision must be an int >= 1, got {layouts!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise UsageError(f"seed must be an int, got {seed!r}")
     chosen = tuple(sorted({check_seat(s) for s in seats})) if seats is not None else (0, 1, 2, 3)
@@ -434,7 +428,7 @@ def review_play(
     plays: str | Sequence[CardLike],
     rules: Ruleset | str,
     calls: Iterable[int] | str | None = None,
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
     *,
     seats: Iterable[int] | None = None,
@@ -444,7 +438,7 @@ def review_play(
     progress: bool | Progress | None = None,
 ) -> SingleDummyReview:
     """Judge every card of ``plays`` (a record or a list of cards from the deal's start; a
-    prefix is fine) single-dummy for the seats ``seats`` (default all four), ``n`` layouts a
+    prefix is fine) single-dummy for the seats ``seats`` (default all four), ``layouts`` layouts a
     decision (the decision's layouts are seeded by ``seed`` and the card's index, so a review
     is reproducible). ``first``: the index of the first card judged (the cards before it are
     replayed and listed, not judged). ``time_limit``: seconds after which no further card is
@@ -457,7 +451,7 @@ def review_play(
     d = Deal.parse(deal)
     r = Ruleset.coerce(rules)
     c = parse_calls(calls, r)
-    chosen = _check(n, seed, seats)
+    chosen = _check(layouts, seed, seats)
     if time_limit is not None and not (
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
     ):
@@ -487,7 +481,7 @@ def review_play(
                     stopped = True
                     break
                 sd = single_dummy_values(
-                    pos, mover, c, n, seed * 1009 + i, beta=beta, time_limit=left
+                    pos, mover, c, layouts, seed * 1009 + i, beta=beta, time_limit=left
                 )
                 stopped = sd.stopped_early
             out.append(CardJudgement(i, mover, card, dd, sd, forced))
@@ -499,26 +493,9 @@ def review_play(
             bar.close()
     costs = _call_costs({s: d[s] for s in chosen}, c, r)
     return SingleDummyReview(
-        d, r, c, tuple(out), _summaries(out, chosen, c, costs, 0.05), n, seed, chosen,
+        d, r, c, tuple(out), _summaries(out, chosen, c, costs, 0.05), layouts, seed, chosen,
         time.perf_counter() - t0, stopped_early=stopped,
     )  # fmt: skip
-
-
-def review_record(
-    record: Any,
-    n: int = 32,
-    seed: int = 0,
-    *,
-    seats: Iterable[int] | None = None,
-    progress: bool | Progress | None = None,
-) -> SingleDummyReview:
-    """``review_play`` of an arena board (a ``Board`` or the path of its JSON record)."""
-    from callbreak_lab.arena.records import Board, load_record
-
-    board = record if isinstance(record, Board) else load_record(record)
-    return review_play(
-        board.deal, board.plays, board.rules, board.calls, n, seed, seats=seats, progress=progress
-    )
 
 
 def _bhoos_calls(request: Mapping[str, Any], ids: Sequence[str], first: int) -> list[int] | None:
@@ -537,7 +514,7 @@ def _bhoos_calls(request: Mapping[str, Any], ids: Sequence[str], first: int) -> 
 def review_bhoos(
     requests: Sequence[Mapping[str, Any]],
     calls: Iterable[int] | str | None = None,
-    n: int = 32,
+    layouts: int = 32,
     seed: int = 0,
     *,
     progress: bool | Progress | None = None,
@@ -565,7 +542,7 @@ def review_bhoos(
         assert seat is not None and game.hand is not None
         given = calls if calls is not None else _bhoos_calls(req, game.player_ids, game.first_start)
         c = parse_calls(given, r)
-        out.append(_review_seat(game.cards, seat, Hand(key), r, c, n, seed, progress))
+        out.append(_review_seat(game.cards, seat, Hand(key), r, c, layouts, seed, progress))
     return out
 
 
@@ -575,7 +552,7 @@ def _review_seat(
     hand: Hand,
     rules: Ruleset,
     calls: tuple[int, ...] | None,
-    n: int,
+    layouts: int,
     seed: int,
     progress: bool | Progress | None,
 ) -> SingleDummyReview:
@@ -584,14 +561,14 @@ def _review_seat(
     mine = [i for i, s in enumerate(record_seats(record)[:-1]) if s == seat]
     tick, bar = _bar(progress, len(mine), "single-dummy review")
     out: list[CardJudgement] = []
-    k = Knowledge(rules, seat, int(hand.mask))
+    k = Knowledge(rules, seat, int(hand.mask), calls=calls or (None, None, None, None))
     try:
         for i, mover, card, won in replay_seen(k, record):
             if card is None:
                 break
             if mover == seat:
                 forced = k.legal_mask().bit_count() == 1
-                sd = None if forced else values_from_knowledge(k, won, calls, n, seed * 1009 + i)
+                sd = None if forced else values_from_knowledge(k, layouts, seed * 1009 + i)
                 out.append(CardJudgement(i, seat, card, None, sd, forced))
                 if tick is not None:
                     tick(len(out), len(mine))
@@ -602,6 +579,6 @@ def _review_seat(
             bar.close()
     costs = _call_costs({seat: hand}, calls, rules)
     return SingleDummyReview(
-        None, rules, calls, tuple(out), _summaries(out, (seat,), calls, costs, 0.05), n, seed,
+        None, rules, calls, tuple(out), _summaries(out, (seat,), calls, costs, 0.05), layouts, seed,
         (seat,), time.perf_counter() - t0,
     )  # fmt: skip

@@ -1,6 +1,6 @@
 """Players for the arena: the ``Player`` protocol, the built-in players and ``make_player``.
 
-A player answers two questions from a :class:`~callbreak_lab.arena.view.SeatView`: ``call(view)``
+A player answers two questions from a :class:`~callbreak_lab.seat.view.SeatView`: ``call(view)``
 (its call for the deal) and ``play(view)`` (its card). The referee may also call two optional
 methods: ``prepare(rules)`` before each deal, outside the clock (loading a model or the solver's
 kernels takes seconds once per process, as a tournament's bots start before their clocks do; a
@@ -20,12 +20,12 @@ Built in, by name (``make_player``):
 * ``honours``: calls with the fractional honours rule (``bidding.baselines``), plays like
   ``simple``;
 * ``model``: calls with the shipped bid model, plays like ``simple``;
-* ``pimc``: the tournament bot's logic under any preset: calls with the bid model; plays the
-  cheap card (``pimc.cheap_card``) early in the deal and then the card with the best average
-  double-dummy value over layouts consistent with the table (``pimc.search``);
+* ``pimc``: calls with the bid model; plays the cheap card (``seat.policy.cheap_card``) early in
+  the deal and then the card with the best average double-dummy value over uniform layouts
+  consistent with the table (``seat.policy.PIMC``);
 * ``strong``: calls like ``pimc``; plays the card with the best expected *score* (the preset's
   scoring of its call) over layouts drawn by the likelihood of the other seats' calls
-  (``arena.sampling``, ``arena.strong``), up to 64 a decision within the budget, from the
+  (``seat.policy.STRONG``, the service's bot's policy too), up to 64 a decision within the budget, from the
   first trick with a budget and from the fourth without one (``strong:tricks`` plays for the
   mean value instead, ``strong:uniform`` draws the layouts uniformly, ``strong:wide`` draws up
   to 256, ``strong:early`` searches from the first trick even without a budget,
@@ -47,12 +47,20 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from callbreak_lab.arena import pimc
-from callbreak_lab.arena.view import SeatView
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
 from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge, beats_trick
+from callbreak_lab.seat.policy import (
+    LAYOUT_SHARE,
+    PIMC,
+    STRONG,
+    Choice,
+    SearchPolicy,
+    decision_seed,
+)
+from callbreak_lab.seat.view import SeatView
 
 __all__ = [
     "BUILTINS",
@@ -63,6 +71,7 @@ __all__ = [
     "ModelPlayer",
     "PimcPlayer",
     "Player",
+    "PolicyPlayer",
     "RandomPlayer",
     "SimplePlayer",
     "StrongPlayer",
@@ -87,11 +96,6 @@ class Player(Protocol):
         ...
 
 
-def _mix(*parts: int) -> int:
-    """A seed from whole numbers (stable across runs and processes)."""
-    return int(np.random.SeedSequence([int(p) & 0xFFFFFFFF for p in parts]).generate_state(1)[0])
-
-
 # --- simple ---------------------------------------------------------------------------------------
 
 
@@ -113,7 +117,7 @@ def simple_card(hand: Hand, trick: Sequence[Card], rules: Ruleset, first_trick: 
             return legal.highest()
         longest = max(side, key=lambda s: (legal.suit_count(s), legal.suit(s).highest().rank))
         return legal.suit(longest).highest()
-    winners = [c for c in legal if pimc.beats_trick(c, trick)]  # void: only spades can
+    winners = [c for c in legal if beats_trick(c, trick)]  # void: only spades can
     if winners:
         return lowest_card(winners)
     return lowest_card(legal)
@@ -191,28 +195,23 @@ class RandomPlayer:
         return legal[int(self._rng.integers(len(legal)))]
 
 
-# --- pimc -----------------------------------------------------------------------------------------
+# --- the search players: pimc and strong -------------------------------------------------------
 
 
-class PimcPlayer:
-    """``pimc``: the bid model's call; the cheap card while more than ``search_cards`` cards are
-    in the hands, then the best average double-dummy card over ``layouts`` sampled layouts
-    consistent with the table (fewer when ``budget_ms`` runs out first; without a budget the
-    choice depends only on the table and the deal's seed)."""
+class PolicyPlayer:
+    """A player that calls with the bid model and plays by a ``seat.policy.SearchPolicy``
+    within ``budget_ms`` a decision (None: no limit, the choice then depends only on the table
+    and the deal's seed). The service's bot asks the same policy for its card
+    (``service/jobs.py``), so what the arena measures is what the bot plays."""
 
-    name = "pimc"
+    name = "policy"
 
-    def __init__(
-        self, layouts: int = 16, budget_ms: int | None = None, search_cards: int = 40
-    ) -> None:
-        if layouts < 1:
-            raise UsageError(f"pimc: layouts must be at least 1, got {layouts}")
-        self.layouts = int(layouts)
+    def __init__(self, policy: SearchPolicy, budget_ms: int | None = None) -> None:
+        self.policy = policy
         self.budget_ms = budget_ms
-        self.search_cards = int(search_cards)
         self._seed = 0
-        #: the last search's summary (layouts solved, averages), for inspection
-        self.last: dict[str, Any] = {}
+        #: the last decision's answer (``Choice``: how, layouts, outcomes), for inspection
+        self.last: Choice | None = None
         self._warm = False
 
     def prepare(self, rules: Ruleset) -> None:
@@ -231,47 +230,38 @@ class PimcPlayer:
 
     def play(self, view: SeatView) -> Card:
         t0 = time.perf_counter()
-        k = pimc.Knowledge.from_history(view.rules, view.seat, view.hand.mask, view.history)
-        legal = k.legal_mask()
-        card = pimc.cheap_card(view.rules, k.hand, k.trick, k.record)
-        left = 52 - len(k.record)
-        self.last = {"how": "cheap"}
-        if legal.bit_count() == 1 or left > self.search_cards:
-            return card
-        budget = None
+        k = Knowledge.of_view(view)
+        limit = None
         if self.budget_ms is not None:
-            spent = time.perf_counter() - t0
-            budget = max(0.0, 0.8 * self.budget_ms / 1000 - spent)  # a fifth kept back
-        out = self._search(view, k, budget, _mix(self._seed, len(k.record)))
-        self.last = {"how": "search", **out}
-        found = out["card"]
-        if found is not None and legal >> found & 1:
-            return Card(found)
-        return card
-
-    def _search(
-        self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
-    ) -> dict[str, Any]:
-        """The search's answer (``pimc.search``'s keys: card, layouts, per_solve, ...)."""
-        return pimc.search(k, budget, seed, self.layouts)
+            limit = max(0.0, self.budget_ms / 1000 - (time.perf_counter() - t0))
+        self.last = self.policy.choose(k, limit, decision_seed(self._seed, len(k.record)))
+        return self.last.card
 
 
-# --- strong ---------------------------------------------------------------------------------------
+class PimcPlayer(PolicyPlayer):
+    """``pimc``: the bid model's call; the cheap card while more than ``search_cards`` cards are
+    in the hands, then the best average double-dummy card over ``layouts`` uniform layouts
+    consistent with the table (``seat.policy.PIMC``)."""
+
+    name = "pimc"
+
+    def __init__(
+        self, layouts: int = 16, budget_ms: int | None = None, search_cards: int = 40
+    ) -> None:
+        if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
+            raise UsageError(f"pimc: layouts must be at least 1, got {layouts}")
+        super().__init__(PIMC.replace(layouts=layouts, search_cards=search_cards), budget_ms)
 
 
-class StrongPlayer(PimcPlayer):
-    """``strong``: the bid model's call; the cheap card while more than ``search_cards`` cards
-    are in the hands, then the card with the best expected score over up to ``layouts`` layouts
-    drawn by the likelihood of the calls (``arena.strong``), within ``budget_ms`` (a fifth kept
-    back). ``objective="tricks"`` plays for the mean value on the same layouts instead.
-    ``window_above``: the cards in the hands above which the values are placed against the call
-    only (``strong.WINDOW_ABOVE``; 52: exact values throughout). ``cap_layouts``: one layout
-    may take ``strong.LAYOUT_SHARE`` of the budget at most (default: all of it).
-
-    ``search_cards`` None: the whole deal with a budget (each search stops in time; searching
-    the first three tricks too gains about +0.07 a board, benchmarks/RESULTS.md), 40 cards
-    without one (the first three tricks by the cheap card: 64 full-deal layouts take
-    seconds)."""
+class StrongPlayer(PolicyPlayer):
+    """``strong``: the bid model's call; the card with the best expected score over up to
+    ``layouts`` layouts drawn by the likelihood of the calls (``seat.policy.STRONG``), within
+    ``budget_ms``. The other parameters make its variants: ``objective="tricks"`` plays for the
+    mean value, ``beta`` weighs the calls (0: uniform layouts), ``window_above`` the cards in
+    the hands above which the values are placed against the call only (52: exact values
+    throughout), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time at
+    most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
+    with a budget, the last 40 cards without one)."""
 
     name = "strong"
 
@@ -285,36 +275,17 @@ class StrongPlayer(PimcPlayer):
         window_above: int | None = None,
         cap_layouts: bool = False,
     ) -> None:
-        from callbreak_lab.arena.strong import LAYOUT_SHARE, WINDOW_ABOVE
-
-        if search_cards is None:
-            search_cards = 40 if budget_ms is None else 52
-        super().__init__(layouts, budget_ms, search_cards)
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
-        self.objective = objective
-        self.beta = beta
-        self.window_above = WINDOW_ABOVE if window_above is None else int(window_above)
-        self.layout_share = LAYOUT_SHARE if cap_layouts else None
-
-    def _search(
-        self, view: SeatView, k: pimc.Knowledge, budget: float | None, seed: int
-    ) -> dict[str, Any]:
-        from callbreak_lab.arena import strong
-        from callbreak_lab.arena.sampling import BETA
-
-        return strong.choose_card(
-            k,
-            view.calls,
-            view.tricks_won[view.seat],
-            budget,
-            seed,
-            max_layouts=self.layouts,
-            objective=self.objective,  # type: ignore[arg-type]
-            beta=BETA if self.beta is None else self.beta,
-            window_above=self.window_above,
-            layout_share=self.layout_share,
+        policy = STRONG.replace(
+            layouts=layouts,
+            search_cards=search_cards,
+            objective=objective,
+            beta=STRONG.beta if beta is None else beta,
+            window_above=STRONG.window_above if window_above is None else int(window_above),
+            layout_share=LAYOUT_SHARE if cap_layouts else None,
         )
+        super().__init__(policy, budget_ms)
 
 
 # --- cheater --------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import urllib.request
 from typing import Any
 
 from callbreak_lab import bhoos
-from callbreak_lab.arena.view import SeatView
+from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card
 from callbreak_lab.errors import NotationError, UsageError
 from callbreak_lab.rules import PRESETS, Ruleset, trick_winner

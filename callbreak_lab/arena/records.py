@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from callbreak_lab.analysis.review import (
+    Progress,
+    Review,
+    SingleDummyReview,
+    analyse_play,
+    review_play,
+)
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import RecordError, UsageError
 from callbreak_lab.fileio import atomic_open
@@ -114,11 +122,24 @@ class Board:
         played = parse_record(self.plays)
         return Position.replay(self.deal, played if cards is None else played[:cards], self.rules)
 
-    def analyse(self) -> Any:
-        """The review of every card played (``review.analyse_play``)."""
-        from callbreak_lab.review import analyse_play
-
+    def analyse(self) -> Review:
+        """The double-dummy review of every card played (``analysis.review.analyse_play``)."""
         return analyse_play(self.deal, self.plays, self.rules, list(self.calls))
+
+    def review(
+        self,
+        layouts: int = 32,
+        seed: int = 0,
+        *,
+        seats: Iterable[int] | None = None,
+        progress: bool | Progress | None = None,
+    ) -> SingleDummyReview:
+        """The single-dummy review of every card played (``analysis.review.review_play``; its
+        viewer in a notebook: ``widgets.board_viewer``)."""
+        return review_play(
+            self.deal, self.plays, self.rules, self.calls, layouts, seed, seats=seats,
+            progress=progress,
+        )  # fmt: skip
 
     def analyse_command(self) -> str:
         """The ``callbreak-lab analyse`` command line that reviews this board."""
@@ -127,14 +148,6 @@ class Board:
             f"callbreak-lab analyse --rules {shlex.quote(self.rules.name)} "
             f"{shlex.quote(str(self.deal))} --plays {shlex.quote(self.plays)} --calls {calls}"
         )
-
-    def viewer(self, seat: int | None = 0, cards: int = 0) -> Any:
-        """The play-line viewer (``widgets.play_line_viewer``) from the position after the
-        first ``cards`` cards, for ``seat`` (None: the play-out)."""
-        from callbreak_lab.widgets import play_line_viewer
-
-        record = self.position(cards).record()
-        return play_line_viewer(self.deal, seat, self.rules.name, list(self.calls), record)
 
     # --- text and JSON -------------------------------------------------------------------------
     def text(self) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.arena.records import Board, Fault
-from callbreak_lab.arena.view import SeatView
+from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card, Deal, lowest_card
 from callbreak_lab.errors import CallbreakLabError, NotationError, UsageError
 from callbreak_lab.game import Position

@@ -9,7 +9,7 @@ and call range):
 
 Callers: the model (``recommend_calls``), each baseline of :mod:`callbreak_lab.bidding.baselines`,
 the **clairvoyant** (calls the seat's actual play-out tricks, clamped to the call range: an upper
-reference) and, on a small subsample, the **Monte Carlo** reference (``simulate.monte_carlo``: the
+reference) and, on a small subsample, the **Monte Carlo** reference (``analysis.montecarlo.monte_carlo``: the
 hand's own seat, ``mc_layouts`` random layouts of the unseen cards, best call of the resulting
 distribution). The subsample table shows the model and the baselines on the same hands, with the
 paired difference model - MC and its standard error. Paired differences model - baseline on the
@@ -65,6 +65,10 @@ __all__ = [
 ]
 
 CALIBRATION_CALLS = (1, 2, 3, 4, 5, 6)
+
+#: ``(hand mask, seat, rules, layouts, seed) -> distribution of 14 trick counts``: the Monte Carlo
+#: reference of one hand (``analysis.montecarlo.mc_distribution``)
+McDistribution = Callable[[int, int, Ruleset, int, int], np.ndarray]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -283,21 +287,6 @@ def learning_curve(
 
 
 # ---------------------------------------------------------------------------------------------
-# Monte Carlo reference
-# ---------------------------------------------------------------------------------------------
-
-
-def mc_distribution(
-    mask: int, seat: int, rules: Ruleset, n: int, seed: int, n_jobs: int = 1
-) -> np.ndarray:
-    """The Monte Carlo play-out distribution (14 numbers) of one hand in its seat."""
-    from callbreak_lab import simulate
-
-    result = simulate.monte_carlo(Hand(int(mask)), int(seat), rules, n=n, seed=seed, n_jobs=n_jobs)
-    return np.asarray(result.playout_dist, dtype=np.float64)
-
-
-# ---------------------------------------------------------------------------------------------
 # One hand (the ``evaluate`` command)
 # ---------------------------------------------------------------------------------------------
 
@@ -349,7 +338,7 @@ def recommend_lines(
 
 def format_recommendation(rec: Recommendation, mc: Any = None) -> str:
     """Human-readable advice: the call, the distributions and every call's expected score
-    (points) and make probability; ``mc`` (a ``simulate.MonteCarloResult``) adds its columns."""
+    (points) and make probability; ``mc`` (an ``analysis.montecarlo.MonteCarloResult``) adds its columns."""
     adv = rec.advice
     out = [
         f"hand {rec.hand}  seat {rec.seat}  rules {rec.rules.name}",
@@ -505,6 +494,7 @@ def evaluate_model(
     out_dir: str | Path | None = None,
     mc_hands: int = 0,
     mc_layouts: int = 200,
+    mc_distribution: McDistribution | None = None,
     learning_fractions: Sequence[float] | None = (0.125, 0.25, 0.5, 1.0),
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
@@ -513,7 +503,9 @@ def evaluate_model(
 
     ``model`` defaults to the shipped one (``models_dir``). PNGs and ``evaluation-<rules>.json``
     go to ``out_dir`` when given. ``mc_hands`` > 0 adds the Monte Carlo table on that many
-    held-out hands; ``learning_fractions=None`` skips the learning curve (which refits models on
+    held-out hands, each hand's distribution from ``mc_distribution(mask, seat, rules, layouts,
+    seed)`` (``analysis.montecarlo.mc_distribution``: the analysis layer sits above the bid
+    model, so its caller passes it in); ``learning_fractions=None`` skips the learning curve (which refits models on
     subsets of the training split with the model's parameters).
     """
     from callbreak_lab.bidding import datasets as data_mod
@@ -549,6 +541,10 @@ def evaluate_model(
     )
     seconds["tables"] = time.perf_counter() - t0
     if mc_hands > 0:
+        if mc_distribution is None:
+            raise ModelError(
+                "mc_hands needs mc_distribution (e.g. analysis.montecarlo.mc_distribution)"
+            )
         say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
         t0 = time.perf_counter()
         rows = np.random.default_rng(seed).choice(

@@ -150,7 +150,7 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
         rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
         mc = None
         if args.monte_carlo:
-            from callbreak_lab.simulate import monte_carlo
+            from callbreak_lab.analysis.montecarlo import monte_carlo
 
             mc = monte_carlo(
                 rec.hand,
@@ -213,6 +213,7 @@ def add_evaluate_model(sub: argparse._SubParsersAction, common: argparse.Argumen
 
 def cmd_evaluate_model(args: argparse.Namespace) -> Output:
     """Held-out evaluation tables of a shipped model."""
+    from callbreak_lab.analysis.montecarlo import mc_distribution
     from callbreak_lab.bidding.evaluation import evaluate_model
 
     if args.mc_hands < 0 or args.mc_layouts < 1:
@@ -227,6 +228,7 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
         out_dir=args.out,
         mc_hands=args.mc_hands,
         mc_layouts=args.mc_layouts,
+        mc_distribution=mc_distribution,
         learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
     )
     return Output(report.format(), report.to_dict())

@@ -44,7 +44,7 @@ def add_line(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def cmd_line(args: argparse.Namespace) -> Output:
     """An annotated line from a deal and optional plays."""
     from callbreak_lab.game import Position
-    from callbreak_lab.lines import play_line, playout_line
+    from callbreak_lab.analysis.lines import play_line, playout_line
 
     rules = rules_of(args)
     pos = Position.replay(Deal.parse(args.deal), args.plays, rules)
@@ -109,7 +109,7 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
 def cmd_analyse(args: argparse.Namespace) -> Output:
     """A review of played cards (double-dummy, or single-dummy with --single-dummy)."""
     from callbreak_lab.game import parse_record
-    from callbreak_lab.review import analyse_play
+    from callbreak_lab.analysis.review import analyse_play
 
     sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
     if len(sources) != 1:
@@ -140,7 +140,7 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
     if sd is None:
         review = analyse_play(deal, plays, rules, calls)
         return Output(review.text(detail=args.detail), review.to_dict())
-    from callbreak_lab.review import review_play
+    from callbreak_lab.analysis.review import review_play
 
     if not 1 <= args.from_trick <= 13:
         raise UsageError(f"analyse: --from-trick must be 1..13, got {args.from_trick}")
@@ -153,7 +153,7 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
 
 def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
     from callbreak_lab.bhoos import read_requests
-    from callbreak_lab.review import review_bhoos
+    from callbreak_lab.analysis.review import review_bhoos
 
     if args.plays is not None or args.seats is not None:
         raise UsageError("analyse: --bhoos reviews the requesting bot's cards; no --plays/--seats")
@@ -196,7 +196,7 @@ def add_advise(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def cmd_advise(args: argparse.Namespace) -> Output:
     """Single-dummy values of the legal cards of the seat to play, from its own hand."""
-    from callbreak_lab.advice import advise, seat_knowledge
+    from callbreak_lab.analysis.advice import advise, seat_knowledge
 
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")

@@ -28,8 +28,8 @@ from callbreak_lab.render.text import (
 from callbreak_lab.rules import format_tenths
 
 if TYPE_CHECKING:
-    from callbreak_lab.lines import Line, Step
-    from callbreak_lab.review import Review, SingleDummyReview
+    from callbreak_lab.analysis.lines import Line, Step
+    from callbreak_lab.analysis.review import Review, SingleDummyReview
 
 __all__ = [
     "card_html",
@@ -334,7 +334,7 @@ def single_dummy_review_html(review: SingleDummyReview) -> str:
     )
     return (
         '<div class="cb-sd-review" style="font-family:sans-serif">'
-        f"<p>Single-dummy review ({escape(review.rules.name)}, {review.n} layouts a decision)</p>"
+        f"<p>Single-dummy review ({escape(review.rules.name)}, {review.layouts} layouts a decision)</p>"
         '<table style="border-collapse:collapse"><tr>'
         + "".join(
             f"<th{_PAD}>{h}</th>"

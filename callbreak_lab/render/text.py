@@ -1,4 +1,4 @@
-"""Plain text of lines (``callbreak_lab.lines``) and reviews (``callbreak_lab.review``): the
+"""Plain text of lines (``callbreak_lab.analysis.lines``) and reviews (``callbreak_lab.analysis.review``): the
 text outputs of the library and the command line, cards in letters (``QH``).
 
 The wording pieces shared with the HTML tables (``counts_text``, ``values_text``,
@@ -16,8 +16,8 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
 
 if TYPE_CHECKING:
-    from callbreak_lab.lines import Line, Step
-    from callbreak_lab.review import CardJudgement, CardReview, Review, SingleDummyReview
+    from callbreak_lab.analysis.lines import Line, Step
+    from callbreak_lab.analysis.review import CardJudgement, CardReview, Review, SingleDummyReview
 
 __all__ = [
     "LEGEND",
@@ -244,7 +244,7 @@ def single_dummy_review_text(review: SingleDummyReview) -> str:
     """The costly cards in play order, the biggest mistakes, and each player's summary."""
     u = review.unit
     head = (
-        f"Single-dummy review ({review.rules.name}, {review.n} layouts a decision, seed "
+        f"Single-dummy review ({review.rules.name}, {review.layouts} layouts a decision, seed "
         f"{review.seed}; expected {'scores in points' if u == 'points' else 'tricks: no calls'})"
     )
     lines = [head]

@@ -3,8 +3,8 @@
 ``/play`` answers within the request's ``timeBudget`` (ms, default 1000), counted from the
 request's arrival (``scope["state"]["arrival"]``, set when its first bytes are parsed), so time
 spent waiting for the event loop or a worker is not lost: it computes a cheap legal card first,
-then lets a worker process sample layouts consistent with the table and solve them double-dummy
-for a part of the remaining budget (``Settings.bot_budget_fraction`` of it, after
+then lets a worker process choose the card as the arena's ``strong`` player does (the same
+policy object, ``seat.policy.STRONG``) within a part of the remaining budget (``Settings.bot_budget_fraction`` of it, after
 ``Settings.bot_margin_ms`` kept back, and never over ``Settings.bot_max_search_ms``). If the
 search is late (the worker is killed at the hard deadline), every worker is busy, or anything
 goes wrong in it, the cheap card is answered.
@@ -15,7 +15,6 @@ exactly as the request wrote it.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
@@ -26,6 +25,7 @@ from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
 from callbreak_lab.service.common import BODY_ERRORS, GET_ERRORS, Service, client_of
+from callbreak_lab.seat.policy import deal_seed, decision_seed
 from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["BID_RULES", "register"]
@@ -43,13 +43,6 @@ def _hand_of(cards: list[str]) -> Hand:
     if len(set(parsed)) != len(parsed):
         raise FieldError("cards", "cards: a card appears twice")
     return Hand.from_cards(parsed)
-
-
-def _seed(base: int, hand: int, record: list[Any]) -> int:
-    mix = hand % 1_000_003
-    for i, c in enumerate(record):
-        mix = (mix * 53 + int(c) + i) % 2_147_483_647
-    return (base + mix) % 2_147_483_647
 
 
 def register(app: FastAPI, svc: Service) -> None:
@@ -83,31 +76,32 @@ def register(app: FastAPI, svc: Service) -> None:
 
     @app.post("/play", response_model=s.PlayResponse, responses=BODY_ERRORS, tags=["bot"])
     async def play(req: s.PlayRequest, request: Request, response: Response) -> s.PlayResponse:
-        """Our card: the best average double-dummy value over layouts consistent with the play
-        so far, within ``timeBudget`` from the request's arrival; a cheap legal card when time
-        runs short."""
+        """Our card: the arena's ``strong`` player's (``seat.policy.STRONG``: the best expected
+        score of our call over layouts drawn by the likelihood of the calls), within
+        ``timeBudget`` from the request's arrival; a cheap legal card when time runs short."""
         t0 = request.scope.get("state", {}).get("arrival", time.monotonic())
         cfg = svc.settings
         budget_ms = cfg.default_time_budget_ms if req.timeBudget is None else req.timeBudget
-        state = read_play(req.model_dump())
-        legal = state.legal_mask()
-        card = int(cheap_card(state))
+        seen = read_play(req.model_dump())
+        k = seen.knowledge
+        legal = k.legal_mask()
+        card = int(cheap_card(k))
         how = "forced" if legal.bit_count() == 1 else "heuristic"
-        if how == "heuristic" and 52 - len(state.record) > cfg.bot_search_max_cards:
+        if how == "heuristic" and k.cards_left > cfg.bot_search_max_cards:
             how = "heuristic (early trick)"
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         remaining = min(remaining, cfg.bot_max_search_ms / 1000)
+        if cfg.bot_deterministic:
+            remaining = cfg.solve_timeout
         if how == "heuristic" and remaining > _MIN_SEARCH:
-            job = {
-                "state": state.to_job(),
-                "seed": _seed(cfg.seed, state.hand, state.record),
-            }
+            seed = decision_seed(deal_seed(cfg.seed, seen.dealt), len(k.record))
+            job = {"knowledge": k, "seed": seed, "time_limit": None}
             try:
                 result = await svc.pool.run(
                     "bot_play",
                     job,
                     remaining,
-                    budget_key="budget",
+                    budget_key=None if cfg.bot_deterministic else "time_limit",
                     budget_fraction=cfg.bot_budget_fraction,
                     min_budget=_MIN_SEARCH,
                     kind="bot",
@@ -116,8 +110,8 @@ def register(app: FastAPI, svc: Service) -> None:
             except (JobTimeout, JobError) as e:
                 how = f"heuristic ({type(e).__name__})"
             else:
-                found = result.get("card")
-                if found is not None and legal >> found & 1:
+                found = result["card"]
+                if result["how"] == "search" and legal >> found & 1:
                     card = int(found)
                     how = f"search ({result['layouts']} layouts)"
                 else:
@@ -125,4 +119,4 @@ def register(app: FastAPI, svc: Service) -> None:
         response.headers["x-callbreak-choice"] = how
         # milliseconds from the request's arrival to the answer (before it is written)
         response.headers["x-callbreak-elapsed-ms"] = f"{(time.monotonic() - t0) * 1000:.1f}"
-        return s.PlayResponse(value=state.token(card))
+        return s.PlayResponse(value=seen.token(card))

@@ -96,7 +96,7 @@ def parse_calls(value: str | list[int] | None, rules: Ruleset) -> Any:
     """Four calls in the ruleset's range, or None."""
     if value is None:
         return None
-    from callbreak_lab import lines
+    from callbreak_lab.analysis import lines
 
     try:
         return lines.parse_calls(value, rules)

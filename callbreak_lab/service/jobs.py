@@ -15,6 +15,7 @@ import numpy as np
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge
 
 __all__ = [
     "advise",
@@ -27,9 +28,6 @@ __all__ = [
     "solve",
     "warm_up",
 ]
-
-_BOT_RULES = Ruleset.preset("online")
-
 
 def _rules(data: dict[str, Any]) -> Ruleset:
     return Ruleset.from_dict(data)
@@ -75,7 +73,7 @@ def line(
     deal: str, plays: str, rules: dict[str, Any], seat: int, calls: Any, playout: bool
 ) -> dict[str, Any]:
     """``lines.play_line`` (or ``lines.playout_line``) from the position, as a dict."""
-    from callbreak_lab import lines
+    from callbreak_lab.analysis import lines
 
     r = _rules(rules)
     pos = _position(deal, plays, r)
@@ -86,7 +84,7 @@ def line(
 
 def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[str, Any]:
     """``review.analyse_play`` review of the cards played, as a dict."""
-    from callbreak_lab.review import analyse_play
+    from callbreak_lab.analysis.review import analyse_play
 
     return analyse_play(deal, plays, _rules(rules), calls).to_dict()
 
@@ -102,7 +100,7 @@ def review(
     time_limit: float | None,
 ) -> dict[str, Any]:
     """``review.review_play``: the single-dummy review of the cards played, as a dict."""
-    from callbreak_lab.review import review_play
+    from callbreak_lab.analysis.review import review_play
 
     r = _rules(rules)
     return review_play(deal, plays, r, calls, n, seed, seats=seats, time_limit=time_limit).to_dict()
@@ -119,7 +117,7 @@ def advise(
 ) -> dict[str, Any]:
     """``advice.advise``: the single-dummy values of the legal cards of the seat to play, as a
     dict."""
-    from callbreak_lab.advice import advise as advise_
+    from callbreak_lab.analysis.advice import advise as advise_
 
     sd = advise_(hand, plays, _rules(rules), calls, n, seed, time_limit=time_limit)
     return sd.to_dict()
@@ -128,14 +126,14 @@ def advise(
 def monte_carlo(
     hand: int, seat: int, rules: dict[str, Any], n: int, seed: int, time_limit: float | None = None
 ) -> dict[str, Any]:
-    """``simulate.monte_carlo`` for one hand: play-out and floor distributions, best call;
+    """``analysis.montecarlo.monte_carlo`` for one hand: play-out and floor distributions, best call;
     no new sample is started after ``time_limit`` seconds (the answer says how many were
     solved of the ``n`` asked for)."""
-    from callbreak_lab import simulate
+    from callbreak_lab.analysis import montecarlo
 
     r = _rules(rules)
     t0 = time.perf_counter()
-    result = simulate.monte_carlo(Hand(hand), seat, r, n=n, seed=seed, time_limit=time_limit)
+    result = montecarlo.monte_carlo(Hand(hand), seat, r, n=n, seed=seed, time_limit=time_limit)
     dist = np.asarray(result.playout_dist, dtype=np.float64)
     floor = np.asarray(result.dd_dist, dtype=np.float64)
     return {
@@ -154,29 +152,12 @@ def monte_carlo(
 # --- the tournament bot -----------------------------------------------------------------------
 
 
-def _layouts(state: dict[str, Any], n: int, seed: int) -> np.ndarray:
-    """Up to ``n`` layouts consistent with everything seen (``pimc.deal_layouts``): an (m, 4)
-    array of masks, m <= n."""
-    from callbreak_lab.arena import pimc
+def bot_play(knowledge: Knowledge, time_limit: float | None, seed: int) -> dict[str, Any]:
+    """The bot's card: the ``strong`` player's choice (``seat.policy.STRONG``, the arena's
+    ``strong`` player's own policy) for what the request told (``knowledge``), within
+    ``time_limit`` seconds (None: every layout). ``seed``: the decision's seed
+    (``seat.policy.decision_seed``). Returns ``Choice.to_dict()`` with ``card`` as an int."""
+    from callbreak_lab.seat.policy import STRONG
 
-    return pimc.deal_layouts(pimc.Knowledge.from_job(state, _BOT_RULES), n, seed)
-
-
-def bot_play(
-    state: dict[str, Any],
-    budget: float,
-    seed: int,
-    max_layouts: int = 200,
-) -> dict[str, Any]:
-    """Choose our card within ``budget`` seconds under the online preset: with our call known,
-    the ``strong`` player's (the best expected score over layouts drawn by the likelihood of
-    the calls, ``arena.strong``), else ``pimc.search``'s best average double-dummy value. The
-    search stops at the budget (``pimc.layout_values``)."""
-    from callbreak_lab.arena import pimc, strong
-
-    k = pimc.Knowledge.from_job(state, _BOT_RULES)
-    calls = state.get("calls") or [None] * 4
-    if calls[k.seat] is None:
-        return pimc.search(k, budget, seed, max_layouts)
-    won = int((state.get("won") or [0, 0, 0, 0])[k.seat])
-    return strong.choose_card(k, calls, won, budget, seed, max_layouts=max_layouts)
+    choice = STRONG.choose(knowledge, time_limit, seed)
+    return {**choice.to_dict(), "card": int(choice.card)}

@@ -53,8 +53,9 @@ class Settings:
     default_time_budget_ms: int = 1000
     #: part of the bot's time budget kept back for parsing, transport and the reply
     bot_margin_ms: int = 150
-    #: the bot never plans to use more than this fraction of the remaining budget for search
-    bot_budget_fraction: float = 0.6
+    #: the share of the remaining budget the bot hands its policy as the decision's time limit
+    #: (the policy spends ``SearchPolicy.budget_share`` of that searching: 0.6 of it in all)
+    bot_budget_fraction: float = 0.75
     #: the longest search of one ``/play`` in ms, whatever its ``timeBudget`` (a budget of ten
     #: minutes must not hold a solver worker for ten minutes)
     bot_max_search_ms: int = 2000
@@ -86,6 +87,10 @@ class Settings:
     warmup_timeout: float = 120.0
     #: seed of the bot's layout sampling (decisions are reproducible for a given request)
     seed: int = 20240607
+    #: the bot searches every layout whatever the ``timeBudget`` (within ``solve_timeout``): its
+    #: answers are then exactly those of the arena's ``strong`` player without a time limit,
+    #: reproducible; for tests and for studying the bot, not for a timed tournament
+    bot_deterministic: bool = False
     #: answer plain ``/v1/evaluate`` requests on the lean path (``fastpath.py``) instead of
     #: through FastAPI's router; the answers are the same, only cheaper
     lean_evaluate: bool = True
@@ -128,6 +133,7 @@ class Settings:
         whole("review_layouts_max", 1)
         whole("advise_layouts_max", 1)
         whole("seed", 0)
+        need(isinstance(self.bot_deterministic, bool), "bot_deterministic", "True or False")
 
     @property
     def monte_carlo_cap(self) -> int:

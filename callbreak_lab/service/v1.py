@@ -164,7 +164,7 @@ def register(app: FastAPI, svc: Service) -> None:
         """At the table: every legal card of the seat to play judged by what it can see (its
         hand, the calls, the cards played), best first: expected score, expected tricks, the
         chance of making its call and what each card costs (``SingleDummy.to_dict()``)."""
-        from callbreak_lab.advice import seat_knowledge
+        from callbreak_lab.analysis.advice import seat_knowledge
         from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, RecordError
 
         rules = parse_rules(req.rules)

@@ -406,7 +406,7 @@ def card_values_within(
     """For every legal card of the player to move: ``seat``'s value after it (as
     ``card_values``) clipped to ``lo``..``hi``; a value at or below ``lo`` shows as ``lo``, one
     at or above ``hi`` as ``hi``. Cheaper than ``card_values`` when the window is narrow:
-    ``arena.strong`` asks whether each card still reaches the seat's call and one trick more."""
+    ``seat.policy`` asks whether each card still reaches the seat's call and one trick more."""
     seat = check_seat(seat)
     root = make_root(position, rules)
     _check_int("lo", lo)

@@ -21,6 +21,7 @@ _VIEWS = {
     "PlayLineView": "play_views",
     "calling_trainer": "play_views",
     "play_line_viewer": "play_views",
+    "board_viewer": "play_views",
     "PlayTableView": "table_view",
     "play_against_bots": "table_view",
 }

@@ -46,7 +46,7 @@ class PlayLineViewer(Observable):
         record: str = "",
     ) -> None:
         super().__init__()
-        from callbreak_lab import lines
+        from callbreak_lab.analysis import lines
 
         self.rules = Ruleset.coerce(rules)
         start = Position.replay(Deal.parse(deal), record, self.rules)
@@ -81,7 +81,7 @@ class PlayLineViewer(Observable):
             return None
         key = (id(self.line), self.step)
         if key not in self._single:
-            from callbreak_lab.advice import single_dummy_values
+            from callbreak_lab.analysis.advice import single_dummy_values
 
             self._single[key] = single_dummy_values(
                 self.position, d.seat, self.line.calls, self.layouts, seed=self.step,

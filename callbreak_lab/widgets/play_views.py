@@ -7,6 +7,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from callbreak_lab.arena.records import Board
 from callbreak_lab.cards import Card, Deal
 from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.render.style import PLAYED, suit_color
@@ -206,6 +207,13 @@ def play_line_viewer(
     """The play-line viewer for ``deal`` from the position after ``record`` (``seat=None``: the
     self-interested play-out instead of seat ``seat``'s double-dummy line)."""
     return PlayLineView(PlayLineViewer(deal, seat, rules, calls, record)).widget
+
+
+def board_viewer(board: Board, seat: int | None = 0, cards: int = 0) -> W.Widget:
+    """The play-line viewer of an arena board (``arena.records.Board``) from the position
+    after its first ``cards`` cards, for ``seat`` (None: the play-out)."""
+    record = board.position(cards).record()
+    return play_line_viewer(board.deal, seat, board.rules.name, list(board.calls), record)
 
 
 class CallingTrainerView:

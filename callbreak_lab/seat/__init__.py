@@ -1,0 +1,37 @@
+"""The judgement of one seat: what it knows, the layouts of the cards it cannot see, each
+card's outcome over them, and the card choice. Everything that judges a seat's card uses this
+layer: the arena's players, the service's bot, single-dummy advice and reviews.
+
+- ``view``: ``SeatView``, what the arena's referee shows a player.
+- ``knowledge``: ``Knowledge``, what a seat knows (from a position, a record, a view or a Bhoos
+  request) and what the plays showed about the other hands.
+- ``dealing``: exact uniform dealing around known cards and void suits.
+- ``layouts``: THE dealer of the hidden cards (every layout when few, exact counting under the
+  limits the play shows, draws weighted by the calls).
+- ``outcomes``: the solver's values on each layout and each card's weighted outcome.
+- ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``), and the cheap card.
+"""
+
+from __future__ import annotations
+
+from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.seat.layouts import Layouts, draw
+from callbreak_lab.seat.outcomes import CardOutcome, Outcomes, card_outcomes, solve_layouts
+from callbreak_lab.seat.policy import PIMC, STRONG, Choice, SearchPolicy, cheap_card
+from callbreak_lab.seat.view import SeatView
+
+__all__ = [
+    "PIMC",
+    "STRONG",
+    "CardOutcome",
+    "Choice",
+    "Knowledge",
+    "Layouts",
+    "Outcomes",
+    "SearchPolicy",
+    "SeatView",
+    "card_outcomes",
+    "cheap_card",
+    "draw",
+    "solve_layouts",
+]

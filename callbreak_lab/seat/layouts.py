@@ -1,0 +1,322 @@
+"""THE dealer of the hidden cards: the layouts a seat's judgement is made over.
+
+Every judgement of a seat (the players, the service's bot, single-dummy advice, reviews) asks
+this module for the layouts of the cards the seat cannot see, consistent with its
+``Knowledge``:
+
+* ``consistent_layouts``: every consistent layout, when there are few (exact answers);
+* ``uniform_layouts``: layouts drawn uniformly among the consistent ones, by exact uniform
+  dealing under the known cards and voids (``seat.dealing.deal_around``: the cards seen played
+  placed at their seats, known voids as voids, a suit whose unseen cards are all excluded for a
+  seat as a void too), then rejection of those that break a "no card above" limit; when the
+  limits reject nearly every deal, the rest are drawn by exact counting (``counted_layouts``),
+  equally likely too;
+* ``draw``: what the judgements use. Each other seat's call is evidence about its hand (a seat
+  that called 6 holds more high cards and spades than one that called 1), so each candidate
+  layout gets the likelihood of the calls the other seats made had they held the layout's hands
+  (``call_log_likelihood``), and the layouts are drawn by that weight, repeats merged into
+  weights, the likeliest first; with ``exact_limit`` and at most that many consistent layouts,
+  every one of them is taken with its weight instead (``Layouts.exact``).
+
+The likelihood of a call. A seat chooses its call from what its hand is worth: the bid model's
+trick distribution for the hand gives the expected score of every legal call
+(``bidding.calls.expected_scores``), and a player calls one of the best of them, not always the
+very best. So ``P(call c | hand) = softmax(beta * E[score of c | hand])`` over the legal calls,
+with ``beta`` in 1/points (``BETA``; ``benchmarks/inference.py`` measures the share of hidden
+cards placed in the right seat for several values). ``beta = 0`` is the uniform dealer. The
+layouts' hands are those *as dealt* (cards played included), which is what the calls were made
+from. Drawing deals ``oversample * n`` uniform candidates, weighs them and draws ``n`` with
+probability proportional to the weight (systematic resampling); the effective sample size of
+the weights says how much the calls narrowed the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from callbreak_lab.bidding import calls as call_rules
+from callbreak_lab.cards import SUIT_MASKS, Hand
+from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.dealing import deal_around
+from callbreak_lab.seat.knowledge import Knowledge
+
+__all__ = [
+    "BETA",
+    "NO_LAYOUT",
+    "OVERSAMPLE",
+    "Layouts",
+    "call_log_likelihood",
+    "consistent_layouts",
+    "counted_layouts",
+    "draw",
+    "effective_size",
+    "uniform_layouts",
+]
+
+#: sharpness of the call likelihood, in 1/points (see the module docstring)
+BETA = 2.0
+
+#: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
+#: fit them far better than the rest), and more candidates keep more distinct layouts
+OVERSAMPLE = 8
+
+#: the one error text for a table no layout fits
+NO_LAYOUT = "no layout of the hidden cards fits what the table showed"
+
+_EMPTY = np.zeros((0, 4), dtype=np.uint64)
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """Layouts of the hidden cards for a judgement: ``rows`` the distinct layouts (``(m, 4)``
+    uint64 hand masks as dealt, the likeliest first), ``weights`` their weights (how often each
+    was drawn, or each layout's call likelihood when ``exact``), ``candidates`` the layouts
+    weighed, ``ess`` the effective sample size of the candidates' weights, ``exact`` whether
+    ``rows`` are every consistent layout."""
+
+    rows: np.ndarray
+    weights: np.ndarray
+    candidates: int
+    ess: float
+    exact: bool = False
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def effective_size(weights: np.ndarray) -> float:
+    """The effective sample size of ``weights`` (their number when all are equal)."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.size == 0 or w.sum() <= 0:
+        return 0.0
+    w = w / w.sum()
+    return float(1.0 / np.sum(w * w))
+
+
+def _others_and_needs(k: Knowledge) -> tuple[list[int], list[int], list[int]]:
+    """The other seats, the unseen cards and the cards each other seat holds now; a
+    ``SolverInputError`` when they do not add up to a deal."""
+    others = [s for s in range(4) if s != k.seat]
+    unseen_mask = k.unseen()
+    unseen = [c for c in range(52) if (unseen_mask >> c) & 1]
+    need = [13 - k.played_by[s].bit_count() for s in others]
+    if sum(need) != len(unseen) or min(need) < 0:
+        raise SolverInputError("the cards seen and the hand sizes do not add up to a deal")
+    return others, unseen, need
+
+
+def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
+    """Every layout of the hidden cards consistent with ``k`` (rows of the four hand masks as
+    dealt), or None when there are more than ``limit``."""
+    others, unseen, need_list = _others_and_needs(k)
+    need = dict(zip(others, need_list, strict=True))
+    banned = {s: k.banned(s) for s in others}
+    rows: list[list[int]] = []
+    hands = {s: k.played_by[s] for s in others}
+
+    def place(i: int) -> None:
+        if len(rows) > limit:
+            return
+        if i == len(unseen):
+            row = [0, 0, 0, 0]
+            row[k.seat] = k.hand | k.played_by[k.seat]
+            for s in others:
+                row[s] = hands[s]
+            rows.append(row)
+            return
+        card = unseen[i]
+        for s in others:
+            if need[s] and not (banned[s] >> card) & 1:
+                need[s] -= 1
+                hands[s] |= 1 << card
+                place(i + 1)
+                hands[s] &= ~(1 << card)
+                need[s] += 1
+
+    place(0)
+    if len(rows) > limit:
+        return None
+    return np.array(rows, dtype=np.uint64).reshape(-1, 4)
+
+
+def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` layouts consistent with ``k``, every one equally likely, drawn card by card with
+    the number of ways to deal the rest: ``ways[i, a, b]`` counts the deals of the unseen cards
+    ``i..`` in which the first of the other seats takes ``a`` of them and the second ``b`` (the
+    third the rest), each card only to a seat that may hold it (not excluded, not void). Rows as
+    ``uniform_layouts``; none when no layout fits. ``uniform_layouts`` uses it when rejection
+    keeps too few: heavy "no card above" limits, where nearly every unconstrained deal breaks
+    one."""
+    others, unseen, need = _others_and_needs(k)
+    banned = [k.banned(s) for s in others]
+    allowed = np.array([[not (b >> c) & 1 for b in banned] for c in unseen], dtype=bool)
+    m = len(unseen)
+    # ways[i, a, b] (float: up to about 1e17, far below its range; only ratios are used)
+    ways = np.zeros((m + 1, 14, 14), dtype=np.float64)
+    ways[m, 0, 0] = 1.0
+    ga, gb = np.meshgrid(np.arange(14), np.arange(14), indexing="ij")
+    for i in range(m - 1, -1, -1):
+        gc = (m - i) - ga - gb  # cards left for the third seat
+        nxt = ways[i + 1]
+        w = np.zeros((14, 14))
+        if allowed[i, 0]:
+            w[1:, :] += nxt[:-1, :]
+        if allowed[i, 1]:
+            w[:, 1:] += nxt[:, :-1]
+        if allowed[i, 2]:
+            w += np.where(gc >= 1, nxt, 0.0)
+        ways[i] = np.where((gc >= 0) & (gc <= 13), w, 0.0)
+    rows = np.zeros((n, 4), dtype=np.uint64)
+    if n == 0 or need[0] > 13 or need[1] > 13 or ways[0, need[0], need[1]] == 0:
+        return rows[:0]
+    rows[:, k.seat] = k.hand | k.played_by[k.seat]
+    for s in others:
+        rows[:, s] = k.played_by[s]
+    left_a = np.full(n, need[0])
+    left_b = np.full(n, need[1])
+    for i, card in enumerate(unseen):
+        nxt = ways[i + 1]
+        to_a = np.where(allowed[i, 0] & (left_a > 0), nxt[np.maximum(left_a - 1, 0), left_b], 0.0)
+        to_b = np.where(allowed[i, 1] & (left_b > 0), nxt[left_a, np.maximum(left_b - 1, 0)], 0.0)
+        left_c = (m - i) - left_a - left_b
+        to_c = np.where(allowed[i, 2] & (left_c > 0), nxt[left_a, left_b], 0.0)
+        r = rng.random(n) * (to_a + to_b + to_c)
+        pick = np.where(r < to_a, 0, np.where(r < to_a + to_b, 1, 2))
+        bit = np.uint64(1 << card)
+        for j, s in enumerate(others):
+            rows[pick == j, s] |= bit
+        left_a -= pick == 0
+        left_b -= pick == 1
+    return rows
+
+
+def uniform_layouts(k: Knowledge, n: int, seed: int | np.random.Generator) -> np.ndarray:
+    """Up to ``n`` layouts of the unseen cards consistent with everything ``k`` saw, each
+    equally likely: an ``(m, 4)`` array of the deal's hand masks (as dealt), ``m <= n`` (fewer
+    only when no layout fits). Exact uniform dealing under the known cards and voids, then
+    rejection of the layouts that give a seat a card it was shown not to hold (six rounds of
+    ``4 n`` draws at most), the rest by exact counting."""
+    seat = k.seat
+    own = k.hand | k.played_by[seat]
+    unseen = k.unseen()
+    known = {s: Hand(k.played_by[s]) for s in range(4) if s != seat and k.played_by[s]}
+    voids: dict[int, set[int]] = {}
+    for s in range(4):
+        if s == seat:
+            continue
+        suits = set(k.voids[s])
+        for x in range(4):  # every unseen card of the suit excluded: a void
+            if unseen & SUIT_MASKS[x] & ~k.excluded[s] == 0:
+                suits.add(x)
+        if suits:
+            voids[s] = suits
+    limits = np.array(
+        [0 if s == seat else k.excluded[s] & ~k.played_by[s] for s in range(4)], dtype=np.uint64
+    )
+    rng = np.random.default_rng(seed)
+    kept: list[np.ndarray] = []
+    total = 0
+    for _ in range(6):
+        masks = deal_around(Hand(own), seat, max(4 * n, 16), rng, known=known, voids=voids)
+        ok = np.all((masks & limits[None, :]) == 0, axis=1)
+        kept.append(masks[ok])
+        total += int(ok.sum())
+        if total >= n:
+            break
+    if total < n:  # the limits reject nearly every deal: the rest by exact counting
+        kept.append(counted_layouts(k, n - total, rng))
+    return np.concatenate(kept)[:n]
+
+
+def call_log_likelihood(
+    masks: np.ndarray, seats: Sequence[int], made: Sequence[int], rules: Ruleset, beta: float
+) -> np.ndarray:
+    """``log P(calls | hands)`` of each layout (row of ``masks``, hands as dealt) for the seats
+    ``seats`` that called ``made[i]`` (up to an additive constant)."""
+    from callbreak_lab.bidding.estimator import encode_hands
+    from callbreak_lab.bidding.model import load_model
+
+    m = len(masks)
+    if m == 0 or not seats:
+        return np.zeros(m)
+    legal = call_rules.legal_calls(rules)
+    model = load_model(rules)
+    hands = np.concatenate([masks[:, s] for s in seats]).astype(np.uint64)
+    seat_col = np.repeat(np.asarray(seats, dtype=np.int64), m)
+    proba = model.predict_proba(encode_hands(hands.astype(np.int64), seat_col))
+    # expected score of every legal call, in points: (rows, n_calls)
+    expected = proba @ call_rules.score_matrix(rules).T.astype(np.float64) / 10.0
+    logits = beta * expected
+    logits -= logits.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(logits).sum(axis=1))
+    total = np.zeros(m)
+    for i, call in enumerate(made):
+        idx = np.flatnonzero(legal == call)
+        if idx.size == 0:  # a call outside the preset's range tells nothing here
+            continue
+        rows = slice(i * m, (i + 1) * m)
+        total += logits[rows, idx[0]] - log_norm[rows]
+    return total
+
+
+def _callers(k: Knowledge) -> tuple[list[int], list[int]]:
+    """The other seats whose calls ``k`` knows, and those calls."""
+    others = [s for s in range(4) if s != k.seat and k.calls[s] is not None]
+    return others, [int(k.calls[s]) for s in others]  # type: ignore[arg-type]
+
+
+def _merged(rows: np.ndarray, candidates: int, ess: float) -> Layouts:
+    """``rows`` (with repeats) as distinct layouts weighted by their count, the most drawn
+    first."""
+    if not len(rows):
+        return Layouts(_EMPTY, np.zeros(0), candidates, ess)
+    distinct, counts = np.unique(rows, axis=0, return_counts=True)
+    order = np.argsort(-counts, kind="stable")
+    return Layouts(distinct[order], counts[order].astype(np.float64), candidates, ess)
+
+
+def draw(
+    k: Knowledge,
+    n: int,
+    seed: int | np.random.Generator,
+    *,
+    beta: float = BETA,
+    oversample: int = OVERSAMPLE,
+    exact_limit: int = 0,
+) -> Layouts:
+    """The layouts a judgement of ``k.seat`` is made over (see the module docstring): every
+    consistent layout with its call likelihood when there are at most ``exact_limit``, else
+    ``n`` drawn by the likelihood of the other seats' calls (``k.calls``) from ``oversample * n``
+    uniform candidates, repeats merged. None fitting: no rows (a seat's plays contradict each
+    other)."""
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
+        raise UsageError(f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}")
+    callers, made = _callers(k)
+    if exact_limit:
+        every = consistent_layouts(k, exact_limit)
+        if every is not None and len(every):
+            loglik = call_log_likelihood(every, callers, made, k.rules, beta)
+            weights = np.exp(loglik - loglik.max())
+            return Layouts(every, weights, len(every), effective_size(weights), exact=True)
+    rng = np.random.default_rng(seed)
+    try:
+        if beta == 0 or not callers:
+            plain = uniform_layouts(k, int(n), rng)
+            return _merged(plain, len(plain), float(len(plain)))
+        cand = uniform_layouts(k, int(n) * oversample, rng)
+    except SolverInputError:
+        return Layouts(_EMPTY, np.zeros(0), 0, 0.0)
+    if len(cand) == 0:
+        return Layouts(_EMPTY, np.zeros(0), 0, 0.0)
+    loglik = call_log_likelihood(cand, callers, made, k.rules, beta)
+    w = np.exp(loglik - loglik.max())
+    w /= w.sum()
+    ess = float(1.0 / np.sum(w * w))
+    # systematic resampling: n evenly spaced points through the weights' cumulative sum
+    points = (rng.random() + np.arange(n)) / n
+    idx = np.minimum(np.searchsorted(np.cumsum(w), points), len(cand) - 1)
+    return _merged(cand[idx], len(cand), ess)

@@ -1,0 +1,330 @@
+"""Each card's outcome over the layouts: the solver's values on every layout, and the weighted
+expected score, tricks and make rate of each legal card with their standard errors.
+
+``solve_layouts`` gives the seat's double-dummy value after each legal card (the tricks it can
+still guarantee, ``solver.card_values``) on each layout, in the layouts' order, within a time
+limit: on this thread (its engine brings a helper thread for long searches) or side by side on
+a ``solver.team.SolverTeam``. ``card_outcomes`` turns the values into each card's
+:class:`CardOutcome`: the seat's deal total is the tricks won so far plus the value, scored
+against its call with the preset's scoring; means are weighted by the layouts' weights, and
+standard errors come from the weights' effective sample size (zero when the layouts are every
+consistent one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from callbreak_lab.cards import Card, Deal, Hand, lowest_card
+from callbreak_lab.errors import IllegalPlayError
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge
+
+__all__ = [
+    "CardOutcome",
+    "Outcomes",
+    "Progress",
+    "Solved",
+    "card_outcomes",
+    "solve_layouts",
+    "weighted_mean_se",
+]
+
+Progress = Callable[[int, int], None]
+
+
+def weighted_mean_se(values: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
+    """Weighted mean of ``values`` and its standard error (from the weights' effective sample
+    size; 0 with one effective layout)."""
+    w = weights / weights.sum()
+    mean = float(w @ values)
+    var = float(w @ (values - mean) ** 2)
+    n_eff = 1.0 / float(np.sum(w * w))
+    return mean, (math.sqrt(var / (n_eff - 1)) if n_eff > 1 + 1e-9 else 0.0)
+
+
+# --- solving the layouts ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The layouts solved: ``index`` (row numbers of the layouts given, in order) and
+    ``values`` ({card: value} on each), ``stopped`` when the time limit left some out,
+    ``slowest`` the seconds of the slowest layout (those stopped included)."""
+
+    index: tuple[int, ...]
+    values: tuple[dict[int, int], ...]
+    stopped: bool
+    slowest: float
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+def _values(k: Knowledge, row: np.ndarray, window: tuple[int, int] | None) -> dict[int, int] | None:
+    """The seat's card values on one layout (None: the record does not replay on it)."""
+    from callbreak_lab import solver
+
+    deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
+    try:
+        pos = Position.replay(deal, k.record, k.rules)
+    except IllegalPlayError:
+        return None
+    if window is None:
+        values = solver.card_values(pos, k.seat, k.rules)
+    else:
+        values = solver.card_values_within(pos, k.seat, k.rules, *window)
+    return {int(c): int(v) for c, v in values.items()}
+
+
+def _in_turn(
+    k: Knowledge,
+    rows: np.ndarray,
+    deadline: float | None,
+    window: tuple[int, int] | None,
+    per_layout: float | None,
+    keep_first: bool,
+    progress: Progress | None,
+) -> Solved:
+    """``solve_layouts`` on this thread: the first row free of the clock with ``keep_first``,
+    then one clock for the rest (a clock per layout only with ``per_layout``: a timer thread
+    per layout costs late decisions time)."""
+    from callbreak_lab import solver
+
+    index: list[int] = []
+    values: list[dict[int, int]] = []
+    slowest = 0.0
+    stopped = False
+
+    def one(i: int, limit: float | None) -> bool:
+        """Solve row ``i`` (within ``limit`` seconds of its own); False when a limit stopped
+        it."""
+        nonlocal slowest
+        t0 = time.perf_counter()
+        try:
+            with solver.time_limit(limit) if limit is not None else contextlib.nullcontext():
+                got = _values(k, rows[i], window)
+        except solver.SearchTimeout:  # this layout's limit or the time limit ended in it
+            slowest = max(slowest, time.perf_counter() - t0)
+            return False
+        slowest = max(slowest, time.perf_counter() - t0)
+        if got is not None:
+            index.append(i)
+            values.append(got)
+        if progress is not None:
+            progress(i + 1, len(rows))
+        return True
+
+    start = 0
+    if keep_first and len(rows):
+        one(0, None)
+        start = 1
+    with contextlib.ExitStack() as stack:
+        if deadline is not None and per_layout is None and start < len(rows):
+            stack.enter_context(solver.time_limit(max(0.0, deadline - time.perf_counter())))
+        for i in range(start, len(rows)):
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                stopped = True
+                break
+            limit = None
+            if per_layout is not None:
+                limit = per_layout if deadline is None else min(per_layout, deadline - now)
+            if not one(i, limit) and per_layout is None:
+                stopped = True
+                break
+    return Solved(tuple(index), tuple(values), stopped, slowest)
+
+
+def _side_by_side(
+    k: Knowledge,
+    rows: np.ndarray,
+    deadline: float | None,
+    window: tuple[int, int] | None,
+    threads: int,
+    keep_first: bool,
+    progress: Progress | None,
+) -> Solved:
+    """``solve_layouts`` on a team of ``threads`` solver threads: at most ``threads`` layouts
+    in flight, helpers kept out until no layout is left to start."""
+    from callbreak_lab import solver
+    from callbreak_lab.solver.team import team
+
+    total = len(rows)
+    results: dict[int, dict[int, int]] = {}
+    times: list[float] = []
+    gate = threading.Event()  # this call's helpers: shut while a layout waits to start
+
+    def solve_row(i: int) -> tuple[dict[int, int] | None, bool]:
+        t0 = time.perf_counter()
+        try:
+            if deadline is None or (keep_first and i == 0):
+                return _values(k, rows[i], window), False
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None, True
+            with solver.time_limit(left):
+                return _values(k, rows[i], window), False
+        except solver.SearchTimeout:
+            return None, True
+        finally:
+            times.append(time.perf_counter() - t0)
+
+    crew = team(threads)
+    pending: dict[Future[Any], int] = {}
+    queue = iter(range(total))
+    for i in itertools.islice(queue, threads):
+        pending[crew.run(lambda _eng, i=i: solve_row(i), gate)] = i
+    stopped = False
+    done = 0
+    try:
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                i = pending.pop(fut)
+                values, cut = fut.result()
+                stopped = stopped or cut
+                if values is not None:
+                    results[i] = values
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+                nxt = next(queue, None)
+                late = deadline is not None and time.perf_counter() > deadline
+                if nxt is None or late:
+                    stopped = stopped or nxt is not None
+                    gate.set()  # a core is idle: the running layouts share it
+                    continue
+                pending[crew.run(lambda _eng, i=nxt: solve_row(i), gate)] = nxt
+    finally:
+        gate.set()  # no helper waits on a call that has ended
+    ordered = sorted(results.items())
+    return Solved(
+        tuple(i for i, _ in ordered), tuple(v for _, v in ordered), stopped, max(times, default=0.0)
+    )
+
+
+def solve_layouts(
+    k: Knowledge,
+    rows: np.ndarray,
+    *,
+    time_limit: float | None = None,
+    window: tuple[int, int] | None = None,
+    per_layout: float | None = None,
+    threads: int = 1,
+    keep_first: bool = False,
+    progress: Progress | None = None,
+) -> Solved:
+    """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
+    order (``window`` (lo, hi): ``solver.card_values_within``, the values clipped to it), within
+    ``time_limit`` seconds (None: every layout): no layout is started after it, and the one
+    still being solved then is stopped and left out (``solver.time_limit``), except the first
+    row's with ``keep_first`` (so there is an answer). ``per_layout`` seconds (one thread only)
+    stops any one layout sooner and goes on to the next: a full deal's solve time has a heavy
+    tail, and one slow layout would otherwise take the whole time. A layout the record cannot
+    replay on is left out. ``threads`` > 1: layouts side by side on the process's solver team
+    (``solver.team``). ``progress(done, total)`` after each layout."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    if threads <= 1 or len(rows) < 2 or per_layout is not None:
+        return _in_turn(k, rows, deadline, window, per_layout, keep_first, progress)
+    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress)
+
+
+# --- each card's outcome ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardOutcome:
+    """One card over the layouts: expected deal total of tricks, expected score in points and
+    probability of making the call (None without the seat's call), with standard errors (0 when
+    every consistent layout was taken)."""
+
+    tricks: float
+    tricks_se: float
+    expected: float | None
+    expected_se: float | None
+    make: float | None
+
+    def to_dict(self) -> dict[str, float | None]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 4)
+
+        return {
+            "expected": r(self.expected),
+            "se": r(self.expected_se),
+            "tricks": r(self.tricks),
+            "tricks_se": r(self.tricks_se),
+            "make": r(self.make),
+        }
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Each card's :class:`CardOutcome` over the layouts solved, with what a paired comparison
+    needs: ``weights`` (normalised, one per layout) and ``samples`` (each card's objective on
+    each layout: its score in points with the seat's call, else its deal total of tricks)."""
+
+    cards: dict[Card, CardOutcome]
+    weights: np.ndarray
+    samples: dict[Card, np.ndarray]
+    won: int
+
+    def best(self, objective: str = "score") -> Card:
+        """The card with the best expected score, then the best mean value
+        (``objective="tricks"``, or without the seat's call: the best mean value alone), then
+        the lowest card."""
+        choices = list(self.cards)
+        scored = objective == "score" and all(o.expected is not None for o in self.cards.values())
+        if scored:
+            top = max(self.cards[c].expected for c in choices)  # type: ignore[type-var]
+            choices = [c for c in choices if self.cards[c].expected >= top - 1e-9]  # type: ignore[operator]
+        top_value = max(self.cards[c].tricks for c in choices)
+        choices = [c for c in choices if self.cards[c].tricks >= top_value - 1e-9]
+        return lowest_card(choices)
+
+
+def card_outcomes(
+    values: Sequence[dict[int, int]],
+    weights: np.ndarray,
+    rules: Ruleset,
+    call: int | None,
+    won: int,
+    exact: bool = False,
+) -> Outcomes:
+    """Each card legal on every layout, over layouts with card ``values`` (the seat's
+    guaranteed tricks from now after the card) and ``weights``, for a seat that has won ``won``
+    tricks and called ``call`` (None: judged by tricks). ``exact``: the layouts are every
+    consistent one (standard errors 0)."""
+    cards = set(values[0])
+    for v in values[1:]:
+        cards &= set(v)
+    w = np.asarray(weights, dtype=np.float64)
+    wn = w / w.sum()
+    outcomes: dict[Card, CardOutcome] = {}
+    samples: dict[Card, np.ndarray] = {}
+    for c in sorted(cards):
+        tricks = np.array([v[c] for v in values], dtype=np.int64) + won
+        t_mean, t_se = weighted_mean_se(tricks.astype(np.float64), w)
+        if call is None:
+            outcomes[Card(c)] = CardOutcome(t_mean, 0.0 if exact else t_se, None, None, None)
+            samples[Card(c)] = tricks.astype(np.float64)
+            continue
+        scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
+        s_mean, s_se = weighted_mean_se(scores, w)
+        make = min(1.0, float(wn @ (tricks >= call)))  # the weights sum to 1 up to rounding
+        outcomes[Card(c)] = CardOutcome(
+            t_mean, 0.0 if exact else t_se, s_mean, 0.0 if exact else s_se, make
+        )
+        samples[Card(c)] = scores
+    return Outcomes(outcomes, wn, samples, won)

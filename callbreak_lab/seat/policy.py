@@ -1,0 +1,245 @@
+"""The card choice of one seat: one parametrised policy behind the arena's ``pimc`` and
+``strong`` players and the service's bot.
+
+A :class:`SearchPolicy` chooses from a seat's :class:`~callbreak_lab.seat.knowledge.Knowledge`:
+
+* a forced card is played at once; while more than ``search_cards`` cards are in the hands, the
+  cheap card (``cheap_card``: no search);
+* otherwise it draws up to ``layouts`` layouts of the hidden cards (``seat.layouts.draw``:
+  weighted by the other seats' calls with ``beta`` > 0, uniform with 0), solves the seat's card
+  values on each within the time limit (``seat.outcomes.solve_layouts``), and plays the card
+  with the best expected *score* of its call over them (``objective="score"``; ties to the
+  higher mean value, then the lowest card) or the best mean value (``"tricks"``, and whenever
+  its own call is not known);
+* while more than ``window_above`` cards are in the hands and the call is still to make, each
+  card's value is only placed against the call (``solver.card_values_within``: short of it,
+  exactly it, or at least one trick over), which is all the score needs but the tenths of
+  further overtricks, and takes far less time on a full deal, so more layouts fit the time
+  (benchmarks/RESULTS.md).
+
+With a time limit the policy spends ``budget_share`` of it searching (the rest covers the
+answer's way back); the layout still being solved when that ends is stopped and left out, so as
+many layouts as fit are solved and the answer is never late. Without one the answer depends only
+on the knowledge and the seed: the seed of a decision is ``decision_seed(deal seed, cards
+played)``, so the same seat in the same situation plays the same card wherever it is asked
+(the arena, the service's bot, a notebook).
+
+``STRONG`` and ``PIMC`` are the two players' parameters, defined once here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from callbreak_lab.cards import Card, Hand, Suit
+from callbreak_lab.errors import UsageError
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
+from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, draw
+from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layouts
+
+__all__ = [
+    "PIMC",
+    "STRONG",
+    "Choice",
+    "Objective",
+    "SearchPolicy",
+    "cheap_card",
+    "deal_seed",
+    "decision_seed",
+]
+
+Objective = Literal["score", "tricks"]
+
+SPADES = int(Suit.SPADES)
+
+#: cards in the hands above which a seat that has not made its call yet places each card's
+#: value against its call instead of finding it (the first three tricks)
+WINDOW_ABOVE = 40
+
+#: the share of a decision's time one layout may take before it is left for the next under
+#: ``strong:cap``: a full deal's solve time has a heavy tail, and one slow layout can take the
+#: whole time; but the slow layouts are those where the cards' outcomes are close, so leaving
+#: them out biases the choice
+LAYOUT_SHARE = 0.125
+
+
+def decision_seed(*parts: int) -> int:
+    """A seed from whole numbers (stable across runs, processes and machines)."""
+    return int(np.random.SeedSequence([int(p) & 0xFFFFFFFF for p in parts]).generate_state(1)[0])
+
+
+def deal_seed(base: int, dealt: int) -> int:
+    """The seed of a seat's deal from a ``base`` seed and the 13 cards it was dealt (a mask):
+    what the service's bot uses where the arena's referee hands each player a seed."""
+    return decision_seed(base, dealt & 0xFFFFFFFF, dealt >> 32)
+
+
+def cheap_card(rules: Ruleset, hand: int, trick: Sequence[int], record: Sequence[int]) -> Card:
+    """The card without search: win the trick as cheaply as possible when a legal card wins it
+    now, otherwise discard the lowest card (non-spades first). Leading: the highest card of a
+    side suit when it is the best card left in that suit, else the lowest card of the longest
+    side suit."""
+    legal = Hand(rules.legal_mask(hand, trick, len(record) < 4))
+    if not trick:
+        gone = 0
+        for c in record:
+            gone |= 1 << c
+        for c in sorted(legal, key=lambda c: -c.rank):
+            if c.suit == SPADES:
+                continue
+            if not higher_in_suit(c) & ~gone & ~hand:
+                return c
+        side = [s for s in range(3) if legal.suit_count(s)]
+        if side:
+            longest = max(side, key=lambda s: (legal.suit_count(s), -s))
+            return legal.suit(longest).lowest()
+        return legal.lowest()
+    winners = [c for c in legal if beats_trick(c, trick)]
+    if winners:
+        return min(winners, key=lambda c: (c.suit == SPADES, c.rank))
+    return min(legal, key=lambda c: (c.suit == SPADES, c.rank, c.suit))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A policy's answer: ``card``; ``how`` ("forced", "cheap", "search", or "cheap (no layout
+    solved)"); the search's ``layouts`` (draws solved, repeats counted), ``distinct`` layouts
+    solved, ``candidates`` weighed, ``ess`` (the call weights' effective sample size),
+    ``window`` (the values' window, None when exact), ``outcomes`` per card (the clipped
+    values' means under a window), ``slowest`` layout's seconds, ``stopped`` (the time ended
+    before every layout), ``elapsed_ms``."""
+
+    card: Card
+    how: str
+    layouts: int = 0
+    distinct: int = 0
+    candidates: int = 0
+    ess: float = 0.0
+    window: tuple[int, int] | None = None
+    outcomes: dict[Card, CardOutcome] = field(default_factory=dict)
+    slowest: float = 0.0
+    stopped: bool = False
+    elapsed_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (cards as text), best card first in ``outcomes``."""
+        return {
+            "card": str(self.card),
+            "how": self.how,
+            "layouts": self.layouts,
+            "distinct": self.distinct,
+            "candidates": self.candidates,
+            "ess": round(self.ess, 1),
+            "window": None if self.window is None else list(self.window),
+            "outcomes": {str(c): o.to_dict() for c, o in self.outcomes.items()},
+            "stopped": self.stopped,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+        }
+
+
+@dataclass(frozen=True)
+class SearchPolicy:
+    """The card choice over layouts of the hidden cards (see the module docstring).
+
+    ``layouts``: layouts drawn a decision; ``objective``: ``"score"`` or ``"tricks"``;
+    ``beta``: the calls' weight (0: uniform layouts); ``oversample``: candidates weighed per
+    layout drawn; ``window_above``: cards in the hands above which values are placed against
+    the call (52: never); ``layout_share``: one layout may take this share of the time at most
+    (None: all of it); ``search_cards``: cards in the hands above which the cheap card is played
+    without search (None: 52 with a time limit, 40 without: 64 full-deal layouts take seconds);
+    ``budget_share``: the share of a time limit spent searching."""
+
+    layouts: int = 64
+    objective: Objective = "score"
+    beta: float = BETA
+    oversample: int = OVERSAMPLE
+    window_above: int = WINDOW_ABOVE
+    layout_share: float | None = None
+    search_cards: int | None = None
+    budget_share: float = 0.8
+
+    def __post_init__(self) -> None:
+        if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
+            raise UsageError(f"layouts must be a whole number >= 1, got {self.layouts!r}")
+        if self.objective not in ("score", "tricks"):
+            raise UsageError(f"objective must be 'score' or 'tricks', got {self.objective!r}")
+        if not (isinstance(self.beta, int | float) and self.beta >= 0):
+            raise UsageError(f"beta must be a number >= 0, got {self.beta!r}")
+        if not 0 < self.budget_share <= 1:
+            raise UsageError(f"budget_share must be in (0, 1], got {self.budget_share!r}")
+
+    def replace(self, **changes: Any) -> SearchPolicy:
+        """This policy with some parameters changed (checked again)."""
+        return replace(self, **changes)
+
+    def searches(self, k: Knowledge, time_limit: float | None) -> bool:
+        """Whether the policy searches at this decision (not forced, few enough cards)."""
+        limit = self.search_cards
+        if limit is None:
+            limit = 40 if time_limit is None else 52
+        return k.legal_mask().bit_count() > 1 and k.cards_left <= limit
+
+    def choose(self, k: Knowledge, time_limit: float | None = None, seed: int = 0) -> Choice:
+        """The card for ``k.seat`` (to play) within ``time_limit`` seconds (None: every layout;
+        the answer then depends only on ``k`` and ``seed``)."""
+        t0 = time.perf_counter()
+        legal = k.legal_mask()
+        cheap = cheap_card(k.rules, k.hand, k.trick, k.record)
+        if legal.bit_count() == 1:
+            return Choice(cheap, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
+        if not self.searches(k, time_limit):
+            return Choice(cheap, "cheap", elapsed_ms=(time.perf_counter() - t0) * 1000)
+        drawn = draw(k, self.layouts, seed, beta=self.beta, oversample=self.oversample)
+        own = k.own_call
+        objective: Objective = "tricks" if own is None else self.objective
+        window = None
+        need = 0 if own is None else own - k.won
+        if objective == "score" and need >= 1 and k.cards_left > self.window_above:
+            window = (need - 1, need + 1)
+        remaining = None
+        if time_limit is not None:
+            remaining = max(0.0, self.budget_share * time_limit - (time.perf_counter() - t0))
+        per_layout = None
+        if time_limit is not None and self.layout_share is not None:
+            per_layout = self.layout_share * self.budget_share * time_limit
+        solved = solve_layouts(
+            k, drawn.rows, time_limit=remaining, window=window, per_layout=per_layout
+        )
+        base = {
+            "distinct": len(solved),
+            "candidates": drawn.candidates,
+            "ess": drawn.ess,
+            "window": window,
+            "slowest": solved.slowest,
+            "stopped": solved.stopped,
+        }
+        if not len(solved):
+            return Choice(
+                cheap, "cheap (no layout solved)", 0, **base,
+                elapsed_ms=(time.perf_counter() - t0) * 1000,
+            )  # fmt: skip
+        weights = drawn.weights[list(solved.index)]
+        outcomes = card_outcomes(solved.values, weights, k.rules, own, k.won)
+        card = outcomes.best(objective)
+        if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
+            card, how = cheap, "cheap (search answered an illegal card)"
+        else:
+            how = "search"
+        return Choice(
+            card, how, int(weights.sum()), **base, outcomes=outcomes.cards,
+            elapsed_ms=(time.perf_counter() - t0) * 1000,
+        )  # fmt: skip
+
+
+#: the ``strong`` player's and the service bot's policy
+STRONG = SearchPolicy()
+
+#: the ``pimc`` player's policy: sixteen uniform layouts, the best mean double-dummy value,
+#: the cheap card in the first three tricks
+PIMC = SearchPolicy(layouts=16, objective="tricks", beta=0.0, window_above=52, search_cards=40)
