@@ -32,11 +32,11 @@ import numpy as np
 
 from callbreak_lab import solver
 from callbreak_lab.analysis.advice import single_dummy_values
+from callbreak_lab.analysis.review import review_play
 from callbreak_lab.arena import make_player
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
-from callbreak_lab.analysis.review import review_play
 
 TRICKS = (1, 2, 4, 7, 10)
 
@@ -88,9 +88,8 @@ def reviews(args: argparse.Namespace) -> None:
 
 
 def work(args: argparse.Namespace) -> None:
-    from callbreak_lab.analysis.advice import knowledge_of
-    from callbreak_lab.arena.strong import draw_layouts
     from callbreak_lab.cards import Hand
+    from callbreak_lab.seat import Knowledge, draw
     from callbreak_lab.solver import api
     from callbreak_lab.solver._consts import ST_NODES
     from callbreak_lab.solver._engine import Engine
@@ -103,9 +102,9 @@ def work(args: argparse.Namespace) -> None:
         pos = Position.replay(b.deal, " ".join(b.plays.split()[: i % 4]), b.rules)
         if len(pos.legal_cards()) < 2:
             continue
-        k = knowledge_of(pos, pos.to_move)
+        k = Knowledge.of_position(pos, pos.to_move, b.calls)
         row = rows.setdefault(i % 4, np.zeros(5, dtype=np.int64))
-        for layout in draw_layouts(k, list(b.calls), args.layouts, i).rows:
+        for layout in draw(k, args.layouts, i).rows:
             deal = Deal([Hand(int(m)) for m in layout])
             root = api.make_root(Position.replay(deal, k.record, k.rules), k.rules)
             eng.clear()  # each layout from an empty table, as a new deal gets (``note_deal``)

@@ -23,9 +23,8 @@ import time
 import numpy as np
 
 from callbreak_lab.arena import run
-from callbreak_lab.arena.pimc import Knowledge
-from callbreak_lab.arena.sampling import weighted_layouts
 from callbreak_lab.game import parse_record
+from callbreak_lab.seat import Knowledge, draw
 
 MOMENTS = (0, 16, 32)  # cards played: the start of play, after 4 tricks, after 8
 
@@ -42,18 +41,19 @@ def placed_right(board: object, seat: int, cards: int, beta: float, n: int, seed
         pos.play(c)
     dealt = [deal[s].mask for s in range(4)]
     hand_now = dealt[seat] & ~sum(1 << c for s, c in history if s == seat)
-    k = Knowledge.from_history(board.rules, seat, hand_now, history)  # type: ignore[attr-defined]
-    w = weighted_layouts(k, list(board.calls), n, seed, beta=beta)  # type: ignore[attr-defined]
+    calls = list(board.calls)  # type: ignore[attr-defined]
+    k = Knowledge.from_history(board.rules, seat, hand_now, history, calls)  # type: ignore[attr-defined]
+    w = draw(k, n, seed, beta=beta)
     seen = hand_now
     for _, c in history:
         seen |= 1 << c
     hidden = [c for c in range(52) if not seen >> c & 1]
     owner = {c: s for s in range(4) for c in range(52) if dealt[s] >> c & 1}
-    right = 0
-    for row in w.layouts:
+    right = 0.0
+    for row, weight in zip(w.rows, w.weights, strict=True):  # repeats merged: weighted
         for c in hidden:
-            right += int(row[owner[c]]) >> c & 1
-    return right / (len(hidden) * len(w.layouts))
+            right += weight * (int(row[owner[c]]) >> c & 1)
+    return right / (len(hidden) * float(w.weights.sum()))
 
 
 def main(argv: list[str] | None = None) -> int:

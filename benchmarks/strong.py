@@ -75,7 +75,7 @@ class Recorder:
         t0 = time.perf_counter()
         card = self.player.play(view)
         ms = (time.perf_counter() - t0) * 1000
-        self.rows.append((len(view.history) // 4 + 1, ms, dict(self.player.last)))
+        self.rows.append((len(view.history) // 4 + 1, ms, self.player.last.to_dict()))
         return card
 
 

@@ -27,22 +27,15 @@ import sys
 from typing import Any
 
 from callbreak_lab import Deal, Position, Ruleset
+from callbreak_lab.analysis.advice import advise, single_dummy_values
+from callbreak_lab.analysis.lines import play_line
+from callbreak_lab.analysis.review import analyse_play, review_play
+from callbreak_lab.arena import make_player, run
+from callbreak_lab.arena.referee import seat_view
 from callbreak_lab.solver import playout
 
-try:  # the layout after the seat layer (callbreak_lab.analysis)
-    from callbreak_lab.analysis.advice import advise, single_dummy_values
-    from callbreak_lab.analysis.lines import play_line
-    from callbreak_lab.analysis.review import analyse_play, review_play
-except ImportError:  # before it
-    from callbreak_lab.advice import advise, single_dummy_values  # type: ignore[no-redef]
-    from callbreak_lab.lines import play_line  # type: ignore[no-redef]
-    from callbreak_lab.review import analyse_play, review_play  # type: ignore[no-redef]
-
-from callbreak_lab.arena import make_player, run
-
-#: the keyword of a count of layouts (``n`` before the seat layer)
-LAYOUTS = "layouts" if "layouts" in play_line.__code__.co_varnames else "n"
-from callbreak_lab.arena.referee import seat_view
+#: the keyword of a count of layouts
+LAYOUTS = "layouts"
 
 PRESETS = ("online", "modern", "strict", "home")
 DROP = {"elapsed_ms", "seconds", "ms_p50", "ms_p99", "ms_max", "ms_mean"}
@@ -121,7 +114,10 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> int:
     for k in sorted(set(a) | set(b)):
         if a.get(k) != b.get(k):
             bad += 1
-            print(f"DIFFERS {k}:\n  old {json.dumps(a.get(k))[:400]}\n  new {json.dumps(b.get(k))[:400]}")
+            print(
+                f"DIFFERS {k}:\n  old {json.dumps(a.get(k))[:400]}\n"
+                f"  new {json.dumps(b.get(k))[:400]}"
+            )
     print(f"{len(set(a) | set(b))} answers, {bad} differ")
     return bad
 

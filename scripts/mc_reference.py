@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from callbreak_lab.analysis.montecarlo import monte_carlo
 from callbreak_lab.bidding import datasets as data_mod
 from callbreak_lab.bidding.baselines import BASELINES, baseline_calls
 from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
@@ -40,7 +41,6 @@ from callbreak_lab.bidding.model import encode_hands, load_model
 from callbreak_lab.cards import Hand
 from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.analysis.montecarlo import monte_carlo
 from callbreak_lab.seat.dealing import deal_around, deals_from_masks
 from callbreak_lab.solver import SOLVER_VERSION, playouts
 
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             dd_counts = None
         else:
             mc = monte_carlo(
-                hand, int(seat), rules, n=args.layouts, seed=int(deal), n_jobs=args.jobs
+                hand, int(seat), rules, layouts=args.layouts, seed=int(deal), n_jobs=args.jobs
             )
             po = mc.playout
             dd_counts = np.bincount(mc.dd, minlength=14).tolist()

@@ -1,6 +1,6 @@
-"""Single-dummy advice (``callbreak_lab.analysis.advice``): exact answers against an independent brute
-force, known-answer positions where the single-dummy card differs from the double-dummy one,
-sampling against the exact answer, and bad input."""
+"""Single-dummy advice (``analysis.advice``): exact answers against an independent brute force,
+known-answer positions where the single-dummy card differs from the double-dummy one, sampling
+against the exact answer, and bad input."""
 
 from __future__ import annotations
 
@@ -14,15 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab import solver
-from callbreak_lab.analysis.advice import (
-    EXACT_LIMIT,
-    advise,
-    consistent_layouts,
-    knowledge_of,
-    seat_knowledge,
-    single_dummy_values,
-)
-from callbreak_lab.arena.pimc import counted_layouts, deal_layouts
+from callbreak_lab.analysis.advice import EXACT_LIMIT, advise, single_dummy_values
+from callbreak_lab.analysis.lines import play_line
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.errors import (
     CallbreakLabError,
@@ -33,8 +26,9 @@ from callbreak_lab.errors import (
     UsageError,
 )
 from callbreak_lab.game import Position, record_seats
-from callbreak_lab.analysis.lines import play_line
 from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.seat import Knowledge
+from callbreak_lab.seat.layouts import consistent_layouts, counted_layouts, uniform_layouts
 
 # Trick 11 of an online deal: seat 3 leads with A♣ 2♠ 6♠, has won 3 tricks and called 4.
 SAFETY = Position.replay(
@@ -133,7 +127,7 @@ def test_exact_values_match_a_brute_force_over_every_layout(seed: int) -> None:
 def test_consistent_layouts_are_exactly_those_that_replay(seed: int, rules: str) -> None:
     pos = _endgame(seed, rules, 3)
     seat = pos.to_move
-    rows = consistent_layouts(knowledge_of(pos, seat), 10_000)
+    rows = consistent_layouts(Knowledge.of_position(pos, seat), 10_000)
     assert rows is not None and len(rows)
     for row in rows:  # every layout replays the table without an illegal card
         Position.replay(Deal([Hand(int(m)) for m in row]), pos.record(), pos.rules)
@@ -179,7 +173,7 @@ def test_sampled_values_agree_with_the_exact_ones_within_their_errors() -> None:
     calls = [3, 3, 3, 3]
     calls[seat] = pos.tricks_won[seat] + 2
     exact = single_dummy_values(pos, seat, calls, exact_limit=100_000)
-    sampled = single_dummy_values(pos, seat, calls, n=400, seed=1, exact_limit=0)
+    sampled = single_dummy_values(pos, seat, calls, layouts=400, seed=1, exact_limit=0)
     assert exact.exact and not sampled.exact
     for c, o in exact.outcomes.items():
         s = sampled.outcomes[c]
@@ -191,15 +185,15 @@ def test_sampled_values_agree_with_the_exact_ones_within_their_errors() -> None:
 def test_seeded_and_reproducible_and_serialisable() -> None:
     pos = _endgame(8, "modern", 6)
     seat = pos.to_move
-    a = single_dummy_values(pos, seat, [3, 3, 3, 3], n=12, seed=4, exact_limit=0)
-    b = single_dummy_values(pos, seat, [3, 3, 3, 3], n=12, seed=4, exact_limit=0)
+    a = single_dummy_values(pos, seat, [3, 3, 3, 3], layouts=12, seed=4, exact_limit=0)
+    b = single_dummy_values(pos, seat, [3, 3, 3, 3], layouts=12, seed=4, exact_limit=0)
     assert a.to_dict() == b.to_dict()
     d = a.to_dict()
     assert d["unit"] == "points" and d["best"] == str(a.best) and not d["exact"]
     assert d["cards"][0]["cost"] == 0.0 and all(x["cost"] >= 0 for x in d["cards"])
     assert {str(c) for c in a.outcomes} == {str(c) for c in pos.legal_cards()}
     assert str(a.best) in a.text()
-    plain = single_dummy_values(pos, seat, None, n=12, seed=4, exact_limit=0)
+    plain = single_dummy_values(pos, seat, None, layouts=12, seed=4, exact_limit=0)
     assert plain.unit == "tricks" and plain.to_dict()["cards"][0]["expected"] is None
 
 
@@ -210,8 +204,8 @@ def test_bad_input_is_refused_with_the_library_errors() -> None:
         single_dummy_values(pos, (seat + 1) % 4, None)
     with pytest.raises(UsageError, match="Position"):
         single_dummy_values(str(pos.deal), seat)  # type: ignore[arg-type]
-    with pytest.raises(UsageError, match="n must be"):
-        single_dummy_values(pos, seat, None, n=0)
+    with pytest.raises(UsageError, match="layouts must be"):
+        single_dummy_values(pos, seat, None, layouts=0)
     with pytest.raises(UsageError, match="threads"):
         single_dummy_values(pos, seat, None, threads=9)
     with pytest.raises(CallbreakLabError, match="call"):
@@ -229,10 +223,10 @@ def test_bad_input_is_refused_with_the_library_errors() -> None:
 def test_a_time_limit_stops_starting_layouts(threads: int) -> None:
     pos = _endgame(12, "online", 8)
     seat = pos.to_move
-    full = single_dummy_values(pos, seat, [3, 3, 3, 3], n=24, exact_limit=0, threads=threads)
+    full = single_dummy_values(pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, threads=threads)
     assert not full.stopped_early and full.layouts == 24
     quick = single_dummy_values(
-        pos, seat, [3, 3, 3, 3], n=24, exact_limit=0, threads=threads, time_limit=1e-9
+        pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, threads=threads, time_limit=1e-9
     )
     assert quick.stopped_early and 1 <= quick.distinct <= threads < full.distinct
     assert set(quick.outcomes) == set(full.outcomes) and "time limit" in quick.text()
@@ -262,7 +256,7 @@ def test_record_seats_are_the_seats_that_played(seed: int, cards: int) -> None:
 @pytest.mark.parametrize("exact_limit", [EXACT_LIMIT, 0])
 def test_advice_from_the_hand_alone_is_the_advice_from_the_whole_deal(exact_limit: int) -> None:
     for pos, seat, calls in ((SAFETY, 3, [2, 2, 2, 4]), (LONG_SHOT, 0, [4, 3, 3, 2])):
-        whole = single_dummy_values(pos, seat, calls, n=12, seed=5, exact_limit=exact_limit)
+        whole = single_dummy_values(pos, seat, calls, layouts=12, seed=5, exact_limit=exact_limit)
         for hand in (pos.hand(seat), pos.deal[seat]):  # held now, or as dealt
             sd = advise(str(hand), pos.record(), "online", calls, 12, 5, exact_limit=exact_limit)
             assert sd.to_dict() == whole.to_dict() and sd.position is None
@@ -271,12 +265,12 @@ def test_advice_from_the_hand_alone_is_the_advice_from_the_whole_deal(exact_limi
 
 def test_advice_before_the_first_card_judges_all_thirteen_cards() -> None:
     deal = Deal.random(11)
-    sd = advise(deal[0], "", "modern", [3, 3, 3, 3], n=4, seed=1)
+    sd = advise(deal[0], "", "modern", [3, 3, 3, 3], layouts=4, seed=1)
     assert set(sd.outcomes) == set(Position(deal, "modern").legal_cards())
     assert sd.seat == 0 and sd.layouts == 4 and sd.unit == "points"
     first = Position.replay(deal, "", "modern")
     first.play(sd.best)
-    after = advise(deal[1], [sd.best], "modern", n=2)  # a card sequence works as well
+    after = advise(deal[1], [sd.best], "modern", layouts=2)  # a card sequence works as well
     assert after.seat == 1 and set(after.outcomes) == set(first.legal_cards())
 
 
@@ -301,7 +295,7 @@ def test_a_hand_that_does_not_fit_the_plays_is_refused(
     hand: str, plays: str, error: type[Exception], message: str
 ) -> None:
     with pytest.raises(error, match=message):
-        advise(hand, plays, "online", n=2)
+        advise(hand, plays, "online", layouts=2)
 
 
 def test_the_advise_command_and_the_service_give_the_library_s_answer(
@@ -349,7 +343,7 @@ def test_counted_layouts_are_the_consistent_ones_equally_likely() -> None:
     # an endgame whose plays exclude cards from some seats (must-beat, voids), few layouts
     for seed in range(200):
         pos = _endgame(seed, "modern", 5)
-        k = knowledge_of(pos, pos.to_move)
+        k = Knowledge.of_position(pos, pos.to_move)
         every = consistent_layouts(k, 200)
         if every is not None and len(every) >= 20 and any(k.excluded):
             break
@@ -370,8 +364,8 @@ def test_heavy_limits_still_give_every_layout_asked() -> None:
     # seats 0 and 1 played under the 7♣ and the Q♥ (must-beat): every higher club and heart is
     # seat 2's, which almost no unconstrained deal gives it
     plays = "5D 9D KD QD | 6H QH TH 5H | 7C 3C 5C QC | 2D"
-    k, _ = seat_knowledge("A642.Q8.Q76.AK87", plays, Ruleset.preset("modern"))
-    rows = deal_layouts(k, 32, 0)
+    k = Knowledge.at_table("A642.Q8.Q76.AK87", plays, Ruleset.preset("modern"))
+    rows = uniform_layouts(k, 32, 0)
     assert len(rows) == 32 and len({tuple(int(m) for m in r) for r in rows}) > 16
     for row in rows:
         assert all(int(row[s]) & k.excluded[s] == 0 for s in range(4) if s != k.seat)

@@ -16,16 +16,18 @@ import numpy as np
 import pytest
 
 from callbreak_lab import arena
-from callbreak_lab.arena import pimc
 from callbreak_lab.arena.players import SimplePlayer, make_player, simple_call, simple_card
 from callbreak_lab.arena.records import Board, load_record
 from callbreak_lab.arena.referee import play_deal
-from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
 from callbreak_lab.cli import main
 from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position, random_player
 from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.seat import Knowledge
+from callbreak_lab.seat.knowledge import inference
+from callbreak_lab.seat.layouts import uniform_layouts
+from callbreak_lab.seat.view import SeatView
 
 # docs/rules.md's worked examples as deals (hands in spades.hearts.diamonds.clubs order)
 #: 000 must beat: seat 0 leads 5H, seat 1 plays QH, seat 2 holds K3 of hearts and must play KH
@@ -312,12 +314,12 @@ def test_table_inferences_are_sound_and_layouts_replay(preset: str) -> None:
         while len(pos.history) < stop:
             pos.play(policy(pos))
         for seat in range(4):
-            k = pimc.Knowledge.from_history(rules, seat, pos.hand(seat).mask, pos.history)
+            k = Knowledge.from_history(rules, seat, pos.hand(seat).mask, pos.history)
             for other in range(4):  # sound: the true hands hold nothing excluded
                 assert pos.hand(other).mask & k.excluded[other] == 0
                 for suit in k.voids[other]:
                     assert pos.hand(other).suit_count(suit) == 0
-            layouts = pimc.deal_layouts(k, 8, seed)
+            layouts = uniform_layouts(k, 8, seed)
             assert len(layouts) > 0
             for row in layouts:  # sufficient: every layout replays without an illegal card
                 layout = Position.replay(Deal([Hand(int(m)) for m in row]), k.record, rules)
@@ -326,11 +328,11 @@ def test_table_inferences_are_sound_and_layouts_replay(preset: str) -> None:
 
 def test_strict_void_and_first_trick_inferences() -> None:
     strict = PRESETS["strict"]
-    voids, excluded = pimc.inference(strict, _cards("AH 6H 4S"), Card.parse("KD"))
+    voids, excluded = inference(strict, _cards("AH 6H 4S"), Card.parse("KD"))
     assert voids == {2, 3} and excluded & Hand.parse("AKQJT98765432...").mask
-    voids, _ = pimc.inference(PRESETS["online"], _cards("AH 6H 4S"), Card.parse("KD"))
+    voids, _ = inference(PRESETS["online"], _cards("AH 6H 4S"), Card.parse("KD"))
     assert voids == {2}  # win_only: only no spade above the 4S
-    voids, _ = pimc.inference(strict, (), Card.parse("2S"), first_trick=True)
+    voids, _ = inference(strict, (), Card.parse("2S"), first_trick=True)
     assert voids == {0, 1, 2}  # a first-trick spade lead under the ban: only spades held
 
 

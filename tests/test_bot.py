@@ -18,6 +18,7 @@ from callbreak_lab.bidding import calls
 from callbreak_lab.cards import SUIT_MASKS, Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
+from callbreak_lab.seat import Knowledge, draw
 from callbreak_lab.service import Settings, create_app, jobs
 from callbreak_lab.service.bidder import Bidder
 from callbreak_lab.service.bot import bot_earlier_calls, bot_seat_for_bid, cheap_card, read_play
@@ -211,20 +212,21 @@ def test_seat_mapping_is_a_rotation() -> None:
         "history": [[1, ["5C", "6C", "2S", "QC"], 3]],
         "played": ["3D", "4D", "5D"],
     }
-    state = read_play(req)
-    assert state.seat == 1 and state.first_leader == 1 and state.leader == 2
+    got = read_play(req)
+    state = got.knowledge
+    assert state.seat == 1 and got.me == 2 and state.leader == 2  # index 1 led trick 1
     assert state.played_by[1] == 1 << Card.parse("6C")  # our own play is seat 1's
     assert state.played_by[2] == (1 << Card.parse("2S")) | (1 << Card.parse("3D"))
     # before any trick is complete: leader = our index - len(played)
     first = {**req, "history": [], "played": ["5C", "6C"], "cards": [*req["cards"], "9C"]}
     s = read_play(first)
-    assert s.first_leader == 0 and s.seat == 2 and s.leader == 0
+    assert s.knowledge.seat == 2 and s.me == 2 and s.knowledge.leader == 0  # index 0 leads
 
 
-def _state(history: list[Any], played: list[str], cards: list[str]) -> Any:
+def _state(history: list[Any], played: list[str], cards: list[str]) -> Knowledge:
     return read_play(
         {"playerId": "P0", "playerIds": IDS, "cards": cards, "history": history, "played": played}
-    )
+    ).knowledge
 
 
 HAND12 = ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD"]
@@ -258,18 +260,17 @@ def test_inference_must_beat_and_losing_spade() -> None:
 
 def test_layouts_respect_every_inference() -> None:
     req = _plays()[30]
-    state = read_play(req)
-    job = state.to_job()
-    layouts = jobs._layouts(job, 40, seed=3)
+    state = read_play(req).knowledge
+    layouts = draw(state, 40, seed=3).rows
     assert len(layouts) > 0
     for row in layouts:
         deal = Deal([Hand(int(m)) for m in row])
         Position.replay(deal, state.record, ONLINE)  # every observed card legal
         for seat in range(4):
-            unseen = int(row[seat]) & ~job["played_by"][seat]
+            unseen = int(row[seat]) & ~state.played_by[seat]
             if seat != state.seat:
-                assert unseen & job["excluded"][seat] == 0
-        assert int(row[state.seat]) & ~job["played_by"][state.seat] == state.hand
+                assert unseen & state.banned(seat) == 0
+        assert int(row[state.seat]) & ~state.played_by[state.seat] == state.hand
 
 
 def test_cheap_card_wins_cheaply_or_discards_lowest() -> None:
@@ -288,11 +289,12 @@ def test_cheap_card_wins_cheaply_or_discards_lowest() -> None:
 
 def test_bot_search_takes_its_best_average() -> None:
     req = next(r for r in _plays() if len(r["history"]) >= 8)
-    state = read_play(req)
-    out = jobs.bot_play(state.to_job(), 2.0, seed=1)
-    assert out["layouts"] > 0
-    best = max(out["averages"].values())
-    assert out["averages"][str(Card(out["card"]))] == best
+    state = read_play(req).knowledge  # no calls in the request: judged by tricks
+    out = jobs.bot_play(state, 2.0, seed=1)
+    assert out["how"] == "search" and out["layouts"] > 0
+    tricks = {card: o["tricks"] for card, o in out["outcomes"].items()}
+    best = max(tricks.values())
+    assert tricks[str(Card(out["card"]))] == best
     assert state.legal_mask() >> out["card"] & 1
     assert np.isfinite(best)
 
@@ -308,12 +310,16 @@ def test_play_reads_the_bids_and_tricks_and_plays_for_its_score() -> None:
     ids = req["playerIds"]
     bids = dict(zip(ids, [3, 5, 2, 4], strict=True))
     with_context = {**req, "context": {"players": {p: {"bid": b} for p, b in bids.items()}}}
-    state = read_play(with_context)
+    got = read_play(with_context)
+    state = got.knowledge
+    first_leader = (got.me - state.seat) % 4
     # library seat s is protocol index (first_leader + s) % 4
-    assert state.calls == [bids[ids[(state.first_leader + s) % 4]] for s in range(4)]
-    assert sum(state.won) == len(req["history"])
-    legal = _legal_from_request(req)
-    searched = jobs.bot_play(state.to_job(), None, 5, max_layouts=16)
-    assert "expected" in searched and searched["card"] in {int(c) for c in legal}
-    plain = jobs.bot_play(read_play(req).to_job(), None, 5, max_layouts=16)
-    assert "averages" in plain and plain["card"] in {int(c) for c in legal}
+    assert state.calls == tuple(bids[ids[(first_leader + s) % 4]] for s in range(4))
+    assert sum(state.tricks_won) == len(req["history"])
+    legal = {int(c) for c in _legal_from_request(req)}
+    searched = jobs.bot_play(state, None, 5)
+    assert searched["card"] in legal
+    assert all(o["expected"] is not None for o in searched["outcomes"].values())
+    plain = jobs.bot_play(read_play(req).knowledge, None, 5)
+    assert plain["card"] in legal
+    assert all(o["expected"] is None for o in plain["outcomes"].values())

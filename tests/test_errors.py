@@ -139,7 +139,7 @@ def _bhoos_card() -> Any:
 
 
 def _voids() -> Any:
-    from callbreak_lab.simulate import deal_around
+    from callbreak_lab.seat.dealing import deal_around
 
     return deal_around(SPADES, 0, 5, voids={1: "H", 2: "H", 3: "H"})
 
@@ -187,15 +187,17 @@ def test_bad_input_raises_a_leaf_naming_the_problem(
 
 
 def _seat_calls() -> list[Callable[[], Any]]:
-    from callbreak_lab.analysis import lines, simulate, solver
+    from callbreak_lab import solver
+    from callbreak_lab.analysis import lines
     from callbreak_lab.bidding.model import recommend_call
+    from callbreak_lab.seat import dealing
 
     hand = DEAL[0]
     return [
         lambda: DEAL[7],
         lambda: Position(DEAL, "modern").hand(7),
         lambda: Deal.random_with({7: "AS"}, seed=1),
-        lambda: simulate.deal_around(hand, 7, 5),
+        lambda: dealing.deal_around(hand, 7, 5),
         lambda: lines.play_line(DEAL, 7, "modern"),
         lambda: solver.solve(DEAL, 7, "modern"),
         lambda: solver.values_and_playouts([DEAL], 7, "modern"),

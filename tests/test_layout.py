@@ -11,45 +11,119 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "callbreak_lab"
 
-#: The pure library: everything but the views, the service and the command line.
+#: The layers of the package, lowest first: a module imports (at load time or lazily inside a
+#: function) only modules of its own layer or of a lower one. The faces come last; nothing
+#: imports them.
+LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "core",
+        (
+            "callbreak_lab", "callbreak_lab.cards", "callbreak_lab.rules", "callbreak_lab.game",
+            "callbreak_lab.errors", "callbreak_lab.fileio", "callbreak_lab.bhoos",
+            "callbreak_lab.parallel", "callbreak_lab.render",
+        ),
+    ),
+    ("solver", ("callbreak_lab.solver",)),
+    ("bidding", ("callbreak_lab.bidding",)),
+    ("seat", ("callbreak_lab.seat",)),
+    ("analysis", ("callbreak_lab.analysis",)),
+    ("arena", ("callbreak_lab.arena",)),
+    (
+        "faces",
+        (
+            "callbreak_lab.widgets", "callbreak_lab.service", "callbreak_lab.cli",
+            "callbreak_lab.__main__",
+        ),
+    ),
+]  # fmt: skip
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _layer(module: str) -> int:
+    """The index in ``LAYERS`` of ``module`` (the longest matching prefix wins)."""
+    best, length = -1, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > length:
+                best, length = i, len(prefix)
+    assert best >= 0, f"{module} is in no layer"
+    return best
+
+
+def _all_imports(path: Path) -> list[str]:
+    """Every ``callbreak_lab`` module ``path`` imports, at load time or inside a function
+    (relative imports resolved); ``from pkg import name`` counts as ``pkg.name`` when that is
+    a module."""
+    here = _module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found = []
+    for node in _walk_running(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                stem = package[: len(package) - node.level + 1]
+                base = ".".join(stem + ([base] if base else []))
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                found.append(sub if _is_module(sub) else base)
+    return [m for m in found if m.split(".")[0] == "callbreak_lab"]
+
+
+def _walk_running(tree: ast.AST) -> list[ast.AST]:
+    """The nodes of ``tree`` that can run: everything but the bodies of ``if TYPE_CHECKING:``
+    (imports for the type checker only)."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _is_module(name: str) -> bool:
+    rel = Path(*name.split("."))
+    return (PACKAGE.parent / rel).with_suffix(".py").exists() or (
+        PACKAGE.parent / rel / "__init__.py"
+    ).exists()
+
+
+def test_imports_flow_one_way_from_the_faces_to_the_core() -> None:
+    """faces -> arena -> analysis -> seat -> bidding -> solver -> core: no module imports one of
+    a higher layer, even lazily (docs/architecture.md)."""
+    bad = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        me = _module_name(path)
+        for other in _all_imports(path):
+            if _layer(other) > _layer(me):
+                bad.append(f"{me} ({LAYERS[_layer(me)][0]}) imports {other}")
+    assert bad == []
+
+
+def test_every_layer_is_in_the_package() -> None:
+    for _, prefixes in LAYERS:
+        for prefix in prefixes:
+            assert _is_module(prefix), prefix
+
+
+#: The pure library: every module below the faces, and the widgets' controllers (the logic of
+#: the notebooks' views, which loads no widget itself).
 PURE = [
-    "callbreak_lab",
-    "callbreak_lab.cards",
-    "callbreak_lab.rules",
-    "callbreak_lab.game",
-    "callbreak_lab.render",
-    "callbreak_lab.render.html",
-    "callbreak_lab.render.style",
-    "callbreak_lab.render.svg",
-    "callbreak_lab.render.text",
-    "callbreak_lab.errors",
-    "callbreak_lab.fileio",
-    "callbreak_lab.analysis.lines",
-    "callbreak_lab.simulate",
-    "callbreak_lab.bhoos",
-    "callbreak_lab.solver",
-    "callbreak_lab.bidding",
-    "callbreak_lab.bidding.features",
-    "callbreak_lab.bidding.baselines",
-    "callbreak_lab.bidding.calls",
-    "callbreak_lab.bidding.estimator",
-    "callbreak_lab.bidding.learners",
-    "callbreak_lab.bidding.model",
-    "callbreak_lab.bidding.datasets",
-    "callbreak_lab.bidding.evaluation",
-    "callbreak_lab.bidding.training",
-    "callbreak_lab.parallel",
-    "callbreak_lab.arena",
-    "callbreak_lab.arena.pimc",
-    "callbreak_lab.arena.players",
-    "callbreak_lab.arena.protocol",
-    "callbreak_lab.arena.records",
-    "callbreak_lab.arena.referee",
-    "callbreak_lab.arena.tournament",
-    "callbreak_lab.seat.view",
-    "callbreak_lab.widgets.controllers",
-    "callbreak_lab.widgets.play_controllers",
-]
+    _module_name(p)
+    for p in sorted(PACKAGE.rglob("*.py"))
+    if _layer(_module_name(p)) < len(LAYERS) - 1
+] + ["callbreak_lab.widgets.controllers", "callbreak_lab.widgets.play_controllers"]
 FORBIDDEN = ("ipywidgets", "matplotlib", "fastapi", "starlette", "uvicorn", "IPython")
 
 

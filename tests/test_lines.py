@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from callbreak_lab import Card, Deal, Hand, Position, Ruleset, random_player
+from callbreak_lab.analysis.lines import LAST_CARD, play_line, playout_line
+from callbreak_lab.analysis.review import analyse_play
 from callbreak_lab.errors import (
     CallError,
     CardError,
@@ -22,8 +24,6 @@ from callbreak_lab.errors import (
     SeatError,
     SolverInputError,
 )
-from callbreak_lab.analysis.lines import LAST_CARD, play_line, playout_line
-from callbreak_lab.analysis.review import analyse_play
 from tests.reference import minimax as ref
 
 

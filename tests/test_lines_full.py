@@ -10,9 +10,9 @@ import pytest
 
 import callbreak_lab.solver as solver
 from callbreak_lab import Card, Deal, Hand, Position, random_player
-from callbreak_lab.cards import play_order_key
 from callbreak_lab.analysis.lines import play_line, playout_line
 from callbreak_lab.analysis.review import analyse_play
+from callbreak_lab.cards import play_order_key
 
 # seeds whose lines the solver finds quickly (solve times vary a lot between deals)
 CASES = [(5, "modern", 1), (1, "online", 0), (2, "strict", 0)]

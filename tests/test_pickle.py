@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from callbreak_lab import arena, solver
 from callbreak_lab.arena.referee import play_deal
-from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import ALL_CARDS, FULL_MASK, Card, Deal, Hand, Suit
 from callbreak_lab.errors import DealError
 from callbreak_lab.game import DealResult, Match, Position, Trick
 from callbreak_lab.rules import PRESETS, Legal, Reason, Ruleset
+from callbreak_lab.seat.view import SeatView
 
 PROTOCOLS = range(pickle.HIGHEST_PROTOCOL + 1)
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from callbreak_lab.analysis.review import analyse_play, review_bhoos, review_play
 from callbreak_lab.arena import make_player, play_deal
-from callbreak_lab.arena.records import write_record
+from callbreak_lab.arena.records import load_record, write_record
 from callbreak_lab.bhoos import read_requests
 from callbreak_lab.cards import Deal
 from callbreak_lab.cli import main
 from callbreak_lab.errors import IllegalPlayError, UsageError
-from callbreak_lab.analysis.review import analyse_play, review_bhoos, review_play, review_record
 
 DATA = Path(__file__).parent / "data"
 SAFETY_DEAL = "J75.T42.JT52.QT3 QT98.5.9843.J642 K3.AKJ9763.AK.95 A642.Q8.Q76.AK87"
@@ -44,7 +44,7 @@ def test_the_costly_card_of_a_known_position_is_the_biggest_mistake() -> None:
 @pytest.mark.slow
 def test_a_whole_arena_board_reviewed_with_the_issue_s_json() -> None:
     board = play_deal(Deal.random(4), "online", [make_player(p) for p in ("simple", "pimc") * 2])
-    rv = review_play(board.deal, board.plays, board.rules, board.calls, n=4, seed=1)
+    rv = review_play(board.deal, board.plays, board.rules, board.calls, layouts=4, seed=1)
     d = rv.to_dict()
     assert {"deal", "rules", "calls", "cards", "players"} <= set(d)
     assert len(d["cards"]) == 52 and all(set(c) >= CARD_KEYS for c in d["cards"])
@@ -62,17 +62,17 @@ def test_a_whole_arena_board_reviewed_with_the_issue_s_json() -> None:
         mine = [c.cost for c in rv.cards if c.seat == p.seat]
         assert p.play_cost == pytest.approx(sum(mine))
         assert p.call == board.calls[p.seat] and p.call_cost is not None and p.call_cost >= 0
-    again = review_play(board.deal, board.plays, board.rules, board.calls, n=4, seed=1)
+    again = review_play(board.deal, board.plays, board.rules, board.calls, layouts=4, seed=1)
     assert again.to_dict() == d  # seeded: reproducible
 
 
 def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
     board = play_deal(Deal.random(9), "modern", [make_player("simple")] * 4)
     path = write_record(tmp_path, board)
-    rv = review_record(path, n=2, seats=[1])
+    rv = load_record(path).review(layouts=2, seats=[1])
     assert rv.calls == board.calls and len(rv.players) == 1 and rv.players[0].seat == 1
     assert all(c.sd is None for c in rv.cards if c.seat != 1)
-    short = review_play(board.deal, board.plays, "modern", board.calls, n=2, time_limit=1e-6)
+    short = review_play(board.deal, board.plays, "modern", board.calls, layouts=2, time_limit=1e-6)
     assert short.stopped_early and len(short.cards) < 52
     assert "time limit" in short.text()
 
@@ -93,7 +93,7 @@ def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.Mo
         return real(*args, **kw)
 
     monkeypatch.setattr(review, "single_dummy_values", cut_third)
-    rv = review_play(board.deal, board.plays, "modern", board.calls, n=4, time_limit=600)
+    rv = review_play(board.deal, board.plays, "modern", board.calls, layouts=4, time_limit=600)
     judged = [c for c in rv.cards if c.sd is not None]
     assert rv.stopped_early and len(judged) == 3 and rv.cards[-1] is judged[-1]
     assert judged[-1].sd is not None and judged[-1].sd.stopped_early
@@ -103,7 +103,7 @@ def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.Mo
 @pytest.mark.slow
 def test_the_recorded_bhoos_games_are_reviewed_for_the_bot_s_cards() -> None:
     requests = list(read_requests((DATA / "bhoos" / "play_requests.json").read_text()))
-    reviews = review_bhoos(requests, calls=[3, 3, 3, 3], n=4)
+    reviews = review_bhoos(requests, calls=[3, 3, 3, 3], layouts=4)
     assert len(reviews) == 6  # the requests' deals, grouped by the bot's 13 cards
     judged = 0
     for rv in reviews:
@@ -113,15 +113,15 @@ def test_the_recorded_bhoos_games_are_reviewed_for_the_bot_s_cards() -> None:
         judged += sum(c.sd is not None for c in rv.cards)
         assert rv.unit == "points"
     assert judged >= 40
-    plain = review_bhoos(requests[:13], n=2)  # no calls in these requests: judged by tricks
+    plain = review_bhoos(requests[:13], layouts=2)  # no calls in these requests: judged by tricks
     assert plain[0].unit == "tricks" and plain[0].players[0].call_cost is None
 
 
 def test_bad_reviews_are_refused() -> None:
     with pytest.raises(IllegalPlayError, match="does not hold"):
-        review_play(SAFETY_DEAL, "5D 9D KD 2H", "online", n=2)
+        review_play(SAFETY_DEAL, "5D 9D KD 2H", "online", layouts=2)
     with pytest.raises(UsageError, match="layouts"):
-        review_play(SAFETY_DEAL, "5D", "online", n=0)
+        review_play(SAFETY_DEAL, "5D", "online", layouts=0)
     with pytest.raises(UsageError, match="first"):
         review_play(SAFETY_DEAL, "5D", "online", first=3)
     with pytest.raises(UsageError, match="time_limit"):

@@ -103,10 +103,10 @@ def _evaluate(body: dict[str, Any], data: dict[str, Any]) -> None:
     if body.get("monte_carlo") is None:
         assert mc is None
         return
-    from callbreak_lab import simulate
+    from callbreak_lab.analysis import montecarlo
 
     n = body["monte_carlo"]
-    ref = simulate.monte_carlo(hand, body["seat"], rules, n=n, seed=SETTINGS.seed)
+    ref = montecarlo.monte_carlo(hand, body["seat"], rules, layouts=n, seed=SETTINGS.seed)
     assert (mc["samples"], mc["requested"], mc["stopped_early"]) == (n, n, False)
     assert mc["call"] == ref.best_call
     np.testing.assert_allclose(mc["distribution"], ref.playout_dist, atol=1e-12)

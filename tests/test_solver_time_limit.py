@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from callbreak_lab import solver
-from callbreak_lab.arena.pimc import Knowledge, layout_values
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import CallbreakLabError, UsageError
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat import Knowledge, solve_layouts
 from callbreak_lab.solver import SearchTimeout, api
 from callbreak_lab.solver._engine import Engine
 
@@ -87,7 +87,7 @@ def test_the_public_time_limit_is_the_threads_engine(expected: dict[int, int]) -
 
 
 class _Clock:
-    """A stand-in for ``pimc``'s ``time``: a microsecond passes per reading, so its own
+    """A stand-in for ``seat.outcomes``' ``time``: a microsecond passes per reading, so its own
     deadline checks never find the budget spent before a layout starts, however busy the
     machine; the solver's time limit keeps its real clock (a timer thread)."""
 
@@ -102,20 +102,20 @@ class _Clock:
 def test_a_players_budget_stops_the_layout_it_is_solving(
     monkeypatch: pytest.MonkeyPatch, expected: dict[int, int]
 ) -> None:
-    """``pimc.layout_values`` leaves out the layout the budget ended in: the first full-deal
+    """``seat.solve_layouts`` leaves out the layout the budget ended in: the first full-deal
     layout (``Deal.random(1416)``, ``SLOW_NODES`` nodes or more) is still being solved when
     the 0.2 s budget ends, so no layout comes back; the thread's engine answers exactly
     afterwards."""
-    from callbreak_lab.arena import pimc
+    from callbreak_lab.seat import outcomes
 
     slow = Deal.random(1416)
     api.engine().clear()  # nothing of this deal in the thread's table
     before = api.engine().counters().nodes
     k = Knowledge.from_history(Ruleset.preset("online"), 0, slow.hands[0].mask, [])
     rows = np.array([[h.mask for h in slow.hands]] * 4, dtype=np.uint64)
-    monkeypatch.setattr(pimc, "time", _Clock())
-    out, worst = layout_values(k, rows, 0.2)
-    assert out == [] and worst > 0
+    monkeypatch.setattr(outcomes, "time", _Clock())
+    out = solve_layouts(k, rows, time_limit=0.2)
+    assert len(out) == 0 and out.stopped and out.slowest > 0
     assert api.engine().counters().nodes > before  # it searched the layout it left out
     got = solver.card_values(LONG, 0, "online")
     assert {int(c): v for c, v in got.items()} == expected
@@ -134,9 +134,9 @@ def test_a_per_layout_limit_leaves_a_slow_layout_and_goes_on() -> None:
     api.engine().clear()
     k = Knowledge.from_history(Ruleset.preset("online"), 0, slow.hands[0].mask, [])
     rows = np.array([[h.mask for h in d.hands] for d in (slow, fast)], dtype=np.uint64)
-    out, worst = layout_values(k, rows, None, per_layout=0.3)
-    assert [i for i, _ in out] == [1] and 0.3 <= worst < 3.0
-    assert out[0][1] == api.values_of(api.make_root(fast, "online"), 0, Engine(threads=1))
+    out = solve_layouts(k, rows, per_layout=0.3)
+    assert list(out.index) == [1] and 0.3 <= out.slowest < 3.0
+    assert out.values[0] == api.values_of(api.make_root(fast, "online"), 0, Engine(threads=1))
 
 
 @pytest.mark.slow

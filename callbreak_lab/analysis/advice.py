@@ -21,8 +21,8 @@ player does, with the seat layer's parts (``callbreak_lab.seat``):
   won so far plus that value, scored against its call with the preset's scoring;
 * each card's expected score, expected tricks and probability of making the call are the
   weighted means over the layouts, with standard errors from the weights' effective sample size
-  (zero when exact; ``seat.outcomes``). ``cost`` of a card: the best card's expected score minus its own, with a
-  paired standard error (both are measured on the same layouts).
+  (zero when exact; ``seat.outcomes``). ``cost`` of a card: the best card's expected score
+  minus its own, with a paired standard error (both are measured on the same layouts).
 
 The values on a layout are a floor (the other three play together against the seat), as in the
 ``strong`` player; the seed fixes the layouts, so an answer is reproducible.

@@ -23,8 +23,8 @@ Values are **deal totals**: tricks the seat has already won plus the double-dumm
 remaining tricks (the trick in progress included).
 
 ``line.branch(i, card)`` replays a line with another card at step ``i``; ``advice="single"`` adds
-the single-dummy judgement of each decision (``callbreak_lab.analysis.advice``). Reviews of cards actually
-played are in ``callbreak_lab.analysis.review`` (``judged_step`` is the step they judge).
+the single-dummy judgement of each decision (``analysis.advice``). Reviews of cards actually
+played are in ``analysis.review`` (``judged_step`` is the step they judge).
 
 All values come from ``callbreak_lab.solver`` (``card_values``, one call per decision; a forced
 card on the double-dummy line needs no call since its value is the line's value).
@@ -36,8 +36,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-
 from callbreak_lab.cards import (
     Card,
     CardLike,
@@ -47,7 +45,7 @@ from callbreak_lab.cards import (
     lowest_card,
     play_order_key,
 )
-from callbreak_lab.errors import CallError, IllegalPlayError, SolverInputError
+from callbreak_lab.errors import IllegalPlayError, SolverInputError
 from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Legal, Reason, Ruleset
 

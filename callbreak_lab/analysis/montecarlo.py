@@ -125,7 +125,7 @@ def monte_carlo(
     hand: HandLike,
     seat: int,
     rules: Ruleset | str,
-    n: int = 200,
+    layouts: int = 200,
     seed: int | np.random.Generator | None = 0,
     n_jobs: int = 1,
     progress: bool = False,
@@ -133,25 +133,25 @@ def monte_carlo(
     voids: Mapping[int, VoidSuits] | None = None,
     time_limit: float | None = None,
 ) -> MonteCarloResult:
-    """Single-dummy reference for ``hand`` at ``seat``: deal ``n`` layouts with ``deal_around``,
-    solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
+    """Single-dummy reference for ``hand`` at ``seat``: deal ``layouts`` layouts with
+    ``deal_around``, solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
 
     Expected scores are exact for the sampled layouts; their standard errors shrink like
-    ``1/sqrt(n)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
+    ``1/sqrt(layouts)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
     ``deal_around``. ``time_limit`` (seconds, with ``n_jobs=1``): solve the layouts in order
     and start no new one once that much time has passed; the result then summarises the
-    layouts solved (``n`` says how many, at least one). A layout's solve ranges from
-    milliseconds to seconds, so a bound on the count alone does not bound the time.
+    layouts solved (``MonteCarloResult.n`` says how many, at least one). A layout's solve ranges
+    from milliseconds to seconds, so a bound on the count alone does not bound the time.
     """
     r = Ruleset.coerce(rules)
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1:
-        raise SolverInputError(f"n must be a positive int, got {n!r}")
+    if isinstance(layouts, bool) or not isinstance(layouts, int | np.integer) or layouts < 1:
+        raise SolverInputError(f"layouts must be a positive int, got {layouts!r}")
     if time_limit is not None and (not time_limit > 0 or n_jobs != 1):
         raise SolverInputError(
             f"time_limit must be a positive number of seconds, with n_jobs=1; got {time_limit!r}"
             f" with n_jobs={n_jobs!r}"
         )
-    masks = deal_around(hand, seat, int(n), seed, known=known, voids=voids)
+    masks = deal_around(hand, seat, int(layouts), seed, known=known, voids=voids)
     own = Hand(int(masks[0, seat]))
     if time_limit is None:
         dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
@@ -183,9 +183,11 @@ def monte_carlo(
 
 
 def mc_distribution(
-    mask: int, seat: int, rules: Ruleset, n: int, seed: int, n_jobs: int = 1
+    mask: int, seat: int, rules: Ruleset, layouts: int, seed: int, n_jobs: int = 1
 ) -> np.ndarray:
     """The Monte Carlo play-out distribution (14 numbers) of one hand in its seat (the column
     ``bidding.evaluation.evaluate`` compares the bid model with)."""
-    result = monte_carlo(Hand(int(mask)), int(seat), rules, n=n, seed=seed, n_jobs=n_jobs)
+    result = monte_carlo(
+        Hand(int(mask)), int(seat), rules, layouts=layouts, seed=seed, n_jobs=n_jobs
+    )
     return np.asarray(result.playout_dist, dtype=np.float64)

@@ -563,7 +563,7 @@ def _review_seat(
     out: list[CardJudgement] = []
     k = Knowledge(rules, seat, int(hand.mask), calls=calls or (None, None, None, None))
     try:
-        for i, mover, card, won in replay_seen(k, record):
+        for i, mover, card, _won in replay_seen(k, record):
             if card is None:
                 break
             if mover == seat:

@@ -25,13 +25,13 @@ Built in, by name (``make_player``):
   consistent with the table (``seat.policy.PIMC``);
 * ``strong``: calls like ``pimc``; plays the card with the best expected *score* (the preset's
   scoring of its call) over layouts drawn by the likelihood of the other seats' calls
-  (``seat.policy.STRONG``, the service's bot's policy too), up to 64 a decision within the budget, from the
-  first trick with a budget and from the fourth without one (``strong:tricks`` plays for the
-  mean value instead, ``strong:uniform`` draws the layouts uniformly, ``strong:wide`` draws up
-  to 256, ``strong:early`` searches from the first trick even without a budget,
-  ``strong:exact`` finds every card's exact value in the first three tricks too rather than
-  placing it against the call, ``strong:cap`` stops any one layout at an eighth of the budget: the
-  variants that measure each part);
+  (``seat.policy.STRONG``, the service's bot's policy too), up to 64 a decision within the
+  budget, from the first trick with a budget and from the fourth without one
+  (``strong:tricks`` plays for the mean value instead, ``strong:uniform`` draws the layouts
+  uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick even
+  without a budget, ``strong:exact`` finds every card's exact value in the first three tricks too
+  rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
+  budget: the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards

@@ -25,10 +25,10 @@ import urllib.request
 from typing import Any
 
 from callbreak_lab import bhoos
-from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card
 from callbreak_lab.errors import NotationError, UsageError
 from callbreak_lab.rules import PRESETS, Ruleset, trick_winner
+from callbreak_lab.seat.view import SeatView
 
 __all__ = ["DEFAULT_BUDGET_MS", "GRACE_S", "HttpPlayer", "bid_body", "bot_url", "play_body"]
 

@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.arena.records import Board, Fault
-from callbreak_lab.seat.view import SeatView
 from callbreak_lab.cards import Card, Deal, lowest_card
 from callbreak_lab.errors import CallbreakLabError, NotationError, UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.view import SeatView
 
 __all__ = ["LOG", "play_deal", "play_match", "seat_seed", "seat_view"]
 

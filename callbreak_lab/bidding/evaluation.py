@@ -9,12 +9,12 @@ and call range):
 
 Callers: the model (``recommend_calls``), each baseline of :mod:`callbreak_lab.bidding.baselines`,
 the **clairvoyant** (calls the seat's actual play-out tricks, clamped to the call range: an upper
-reference) and, on a small subsample, the **Monte Carlo** reference (``analysis.montecarlo.monte_carlo``: the
-hand's own seat, ``mc_layouts`` random layouts of the unseen cards, best call of the resulting
-distribution). The subsample table shows the model and the baselines on the same hands, with the
-paired difference model - MC and its standard error. Paired differences model - baseline on the
-whole split (``model_gaps``, standard errors clustered by deal) say more than the per-caller errors,
-which mostly measure how the hands differ.
+reference) and, on a small subsample, the **Monte Carlo** reference
+(``analysis.montecarlo.monte_carlo``: the hand's own seat, ``mc_layouts`` random layouts of
+the unseen cards, best call of the resulting distribution). The subsample table shows the model and
+the baselines on the same hands, with the paired difference model - MC and its standard error.
+Paired differences model - baseline on the whole split (``model_gaps``, standard errors clustered by
+deal) say more than the per-caller errors, which mostly measure how the hands differ.
 
 Also: log loss of both model heads, a reliability plot of ``P(tricks >= c)`` for several ``c``
 (PNG) and a learning curve (held-out score vs training size, PNG). matplotlib is imported only
@@ -338,7 +338,8 @@ def recommend_lines(
 
 def format_recommendation(rec: Recommendation, mc: Any = None) -> str:
     """Human-readable advice: the call, the distributions and every call's expected score
-    (points) and make probability; ``mc`` (an ``analysis.montecarlo.MonteCarloResult``) adds its columns."""
+    (points) and make probability; ``mc`` (an ``analysis.montecarlo.MonteCarloResult``) adds
+    its columns."""
     adv = rec.advice
     out = [
         f"hand {rec.hand}  seat {rec.seat}  rules {rec.rules.name}",
@@ -505,8 +506,8 @@ def evaluate_model(
     go to ``out_dir`` when given. ``mc_hands`` > 0 adds the Monte Carlo table on that many
     held-out hands, each hand's distribution from ``mc_distribution(mask, seat, rules, layouts,
     seed)`` (``analysis.montecarlo.mc_distribution``: the analysis layer sits above the bid
-    model, so its caller passes it in); ``learning_fractions=None`` skips the learning curve (which refits models on
-    subsets of the training split with the model's parameters).
+    model, so its caller passes it in); ``learning_fractions=None`` skips the learning curve
+    (which refits models on subsets of the training split with the model's parameters).
     """
     from callbreak_lab.bidding import datasets as data_mod
 

@@ -156,7 +156,7 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
                 rec.hand,
                 rec.seat,
                 rules,
-                n=args.monte_carlo,
+                layouts=args.monte_carlo,
                 seed=0,
                 n_jobs=args.jobs,
                 progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe

@@ -43,8 +43,8 @@ def add_line(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def cmd_line(args: argparse.Namespace) -> Output:
     """An annotated line from a deal and optional plays."""
-    from callbreak_lab.game import Position
     from callbreak_lab.analysis.lines import play_line, playout_line
+    from callbreak_lab.game import Position
 
     rules = rules_of(args)
     pos = Position.replay(Deal.parse(args.deal), args.plays, rules)
@@ -108,8 +108,8 @@ def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser
 
 def cmd_analyse(args: argparse.Namespace) -> Output:
     """A review of played cards (double-dummy, or single-dummy with --single-dummy)."""
-    from callbreak_lab.game import parse_record
     from callbreak_lab.analysis.review import analyse_play
+    from callbreak_lab.game import parse_record
 
     sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
     if len(sources) != 1:
@@ -152,8 +152,8 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
 
 
 def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
-    from callbreak_lab.bhoos import read_requests
     from callbreak_lab.analysis.review import review_bhoos
+    from callbreak_lab.bhoos import read_requests
 
     if args.plays is not None or args.seats is not None:
         raise UsageError("analyse: --bhoos reviews the requesting bot's cards; no --plays/--seats")
@@ -196,7 +196,8 @@ def add_advise(sub: argparse._SubParsersAction, common: argparse.ArgumentParser)
 
 def cmd_advise(args: argparse.Namespace) -> Output:
     """Single-dummy values of the legal cards of the seat to play, from its own hand."""
-    from callbreak_lab.analysis.advice import advise, seat_knowledge
+    from callbreak_lab.analysis.advice import advise
+    from callbreak_lab.seat import Knowledge
 
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
@@ -222,9 +223,9 @@ def cmd_advise(args: argparse.Namespace) -> Output:
     finally:
         if bar is not None:
             bar.close()
-    k, won = seat_knowledge(args.hand, args.plays, rules_of(args))  # what the header says
+    k = Knowledge.at_table(args.hand, args.plays, rules_of(args))  # what the header says
     trick = " ".join(str(c) for c in k.trick) or "to lead"
-    where = f"trick {len(k.record) // 4 + 1} ({trick}), {won} trick(s) won so far"
+    where = f"trick {len(k.record) // 4 + 1} ({trick}), {k.won} trick(s) won so far"
     return Output(f"seat {k.seat} to play at {where}\n{sd.text()}", sd.to_dict())
 
 

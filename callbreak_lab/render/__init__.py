@@ -1,6 +1,6 @@
 """Renderings of the core types and of the analysis results, one module per medium.
 
-- ``text``: plain text of lines (``callbreak_lab.analysis.lines``) and reviews (``callbreak_lab.analysis.review``).
+- ``text``: plain text of lines (``analysis.lines``) and reviews (``analysis.review``).
 - ``html``: HTML with inline CSS for Jupyter (``_repr_html_``) of cards, hands, deals,
   positions, matches, lines and reviews.
 - ``svg``: card faces, rows of cards and the card table as self-contained SVG.

@@ -334,7 +334,8 @@ def single_dummy_review_html(review: SingleDummyReview) -> str:
     )
     return (
         '<div class="cb-sd-review" style="font-family:sans-serif">'
-        f"<p>Single-dummy review ({escape(review.rules.name)}, {review.layouts} layouts a decision)</p>"
+        f"<p>Single-dummy review ({escape(review.rules.name)}, "
+        f"{review.layouts} layouts a decision)</p>"
         '<table style="border-collapse:collapse"><tr>'
         + "".join(
             f"<th{_PAD}>{h}</th>"

@@ -1,5 +1,5 @@
-"""Plain text of lines (``callbreak_lab.analysis.lines``) and reviews (``callbreak_lab.analysis.review``): the
-text outputs of the library and the command line, cards in letters (``QH``).
+"""Plain text of lines (``analysis.lines``) and reviews (``analysis.review``): the text outputs
+of the library and the command line, cards in letters (``QH``).
 
 The wording pieces shared with the HTML tables (``counts_text``, ``values_text``,
 ``trick_groups``, ``played_before``, ``scores_text``, ``line_header``, ...) live here once;

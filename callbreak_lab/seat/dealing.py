@@ -19,7 +19,6 @@ import numpy as np
 
 from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, as_rng, check_seat
 from callbreak_lab.errors import HandError, NotationError, SolverInputError
-from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "MAX_LAYOUTS",
@@ -28,8 +27,8 @@ __all__ = [
     "deals_from_masks",
 ]
 
-#: the most layouts one call deals (``deal_around``, the Monte Carlo reference): a million is already
-#: hours to days of double-dummy solving
+#: the most layouts one call deals (``deal_around``, the Monte Carlo reference): a million is
+#: already hours to days of double-dummy solving
 MAX_LAYOUTS = 1_000_000
 
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}

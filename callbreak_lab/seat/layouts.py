@@ -294,7 +294,9 @@ def draw(
     uniform candidates, repeats merged. None fitting: no rows (a seat's plays contradict each
     other)."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
-        raise UsageError(f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}")
+        raise UsageError(
+            f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}"
+        )
     callers, made = _callers(k)
     if exact_limit:
         every = consistent_layouts(k, exact_limit)

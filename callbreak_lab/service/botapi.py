@@ -4,10 +4,10 @@
 request's arrival (``scope["state"]["arrival"]``, set when its first bytes are parsed), so time
 spent waiting for the event loop or a worker is not lost: it computes a cheap legal card first,
 then lets a worker process choose the card as the arena's ``strong`` player does (the same
-policy object, ``seat.policy.STRONG``) within a part of the remaining budget (``Settings.bot_budget_fraction`` of it, after
-``Settings.bot_margin_ms`` kept back, and never over ``Settings.bot_max_search_ms``). If the
-search is late (the worker is killed at the hard deadline), every worker is busy, or anything
-goes wrong in it, the cheap card is answered.
+policy object, ``seat.policy.STRONG``) within a part of the remaining budget
+(``Settings.bot_budget_fraction`` of it, after ``Settings.bot_margin_ms`` kept back, and never
+over ``Settings.bot_max_search_ms``). If the search is late (the worker is killed at the hard
+deadline), every worker is busy, or anything goes wrong in it, the cheap card is answered.
 The answer is always a card of ``cards`` that is legal under the ``online`` preset, written
 exactly as the request wrote it.
 """
@@ -22,10 +22,10 @@ from callbreak_lab import bhoos
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
+from callbreak_lab.seat.policy import deal_seed, decision_seed
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
 from callbreak_lab.service.common import BODY_ERRORS, GET_ERRORS, Service, client_of
-from callbreak_lab.seat.policy import deal_seed, decision_seed
 from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["BID_RULES", "register"]

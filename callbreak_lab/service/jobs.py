@@ -29,6 +29,7 @@ __all__ = [
     "warm_up",
 ]
 
+
 def _rules(data: dict[str, Any]) -> Ruleset:
     return Ruleset.from_dict(data)
 
@@ -126,14 +127,16 @@ def advise(
 def monte_carlo(
     hand: int, seat: int, rules: dict[str, Any], n: int, seed: int, time_limit: float | None = None
 ) -> dict[str, Any]:
-    """``analysis.montecarlo.monte_carlo`` for one hand: play-out and floor distributions, best call;
-    no new sample is started after ``time_limit`` seconds (the answer says how many were
+    """``analysis.montecarlo.monte_carlo`` for one hand: play-out and floor distributions,
+    best call; no new sample is started after ``time_limit`` seconds (the answer says how many were
     solved of the ``n`` asked for)."""
     from callbreak_lab.analysis import montecarlo
 
     r = _rules(rules)
     t0 = time.perf_counter()
-    result = montecarlo.monte_carlo(Hand(hand), seat, r, n=n, seed=seed, time_limit=time_limit)
+    result = montecarlo.monte_carlo(
+        Hand(hand), seat, r, layouts=n, seed=seed, time_limit=time_limit
+    )
     dist = np.asarray(result.playout_dist, dtype=np.float64)
     floor = np.asarray(result.dd_dist, dtype=np.float64)
     return {

@@ -164,8 +164,8 @@ def register(app: FastAPI, svc: Service) -> None:
         """At the table: every legal card of the seat to play judged by what it can see (its
         hand, the calls, the cards played), best first: expected score, expected tricks, the
         chance of making its call and what each card costs (``SingleDummy.to_dict()``)."""
-        from callbreak_lab.analysis.advice import seat_knowledge
         from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, RecordError
+        from callbreak_lab.seat import Knowledge
 
         rules = parse_rules(req.rules)
         cfg = svc.settings
@@ -174,7 +174,7 @@ def register(app: FastAPI, svc: Service) -> None:
                 "layouts", f"at most {cfg.advise_layouts_max} layouts, got {req.layouts}"
             )
         try:
-            seat_knowledge(req.hand, req.plays, rules)  # cheap: the errors name their field
+            Knowledge.at_table(req.hand, req.plays, rules)  # cheap: the errors name their field
         except (IllegalPlayError, RecordError) as e:
             raise FieldError("plays", str(e)) from None
         except CallbreakLabError as e:  # the hand's text, or a hand that does not fit the plays

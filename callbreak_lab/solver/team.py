@@ -42,7 +42,11 @@ class SolverTeam:
     threads."""
 
     def __init__(self, threads: int) -> None:
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        if (
+            isinstance(threads, bool)
+            or not isinstance(threads, int)
+            or not 1 <= threads <= MAX_THREADS
+        ):
             raise UsageError(f"a solver team has 1..{MAX_THREADS} threads, got {threads!r}")
         self.threads = threads
         self._closed = False

@@ -140,7 +140,8 @@ def simulate_forecast(
     progress: Progress | None = None,
     chunks: int = 8,
 ) -> Forecast:
-    """The Monte Carlo reference (``analysis.montecarlo.monte_carlo``) over ``n`` layouts around the hand.
+    """The Monte Carlo reference (``analysis.montecarlo.monte_carlo``) over ``n`` layouts
+    around the hand.
 
     The layouts are drawn from one seeded generator in up to ``chunks`` calls, so that
     ``progress(done, total)`` can report after each; the play-out tricks of all layouts make the
@@ -156,7 +157,7 @@ def simulate_forecast(
         progress(0, n)
     for size in sizes:
         try:
-            result = montecarlo.monte_carlo(hand, seat, rules, n=size, seed=rng)
+            result = montecarlo.monte_carlo(hand, seat, rules, layouts=size, seed=rng)
         except ImportError as exc:
             raise SourceUnavailable(f"the double-dummy solver is not available ({exc})") from None
         playout.append(np.asarray(result.playout))

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from callbreak_lab.analysis.advice import SingleDummy, single_dummy_values
+from callbreak_lab.analysis.review import SingleDummyReview, review_play
 from callbreak_lab.arena.players import make_player
 from callbreak_lab.arena.referee import seat_seed, seat_view
 from callbreak_lab.cards import Card, Deal, check_seat
 from callbreak_lab.errors import CallbreakLabError, UsageError
 from callbreak_lab.game import Position
-from callbreak_lab.analysis.review import SingleDummyReview, review_play
 from callbreak_lab.rules import Ruleset, format_tenths
 from callbreak_lab.widgets.controllers import Observable
 

@@ -1,6 +1,6 @@
-"""The ``strong`` player: layouts weighted by the calls never contradict the table, the weights
-move cards toward a seat that called high, and the score-aware choice picks the card that makes
-the call where the trick-average would gamble."""
+"""The seat layer's card choice (``seat.policy``): layouts drawn by the calls never contradict
+the table, each card's outcome counts the call, the ``strong`` player's variants, values placed
+against the call early, and the table's card on hand-made positions."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from callbreak_lab.arena import make_player, run
-from callbreak_lab.arena.pimc import Knowledge, layout_values
-from callbreak_lab.arena.sampling import weighted_layouts
-from callbreak_lab.arena.strong import best_card, choose_card, expected_scores
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
+from callbreak_lab.seat import STRONG, Knowledge, card_outcomes, draw, solve_layouts
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,11 +40,11 @@ def test_weighted_layouts_never_contradict_the_table(
         history.append((pos.to_move, int(card)))
         pos.play(card)
     hand_now = deal[seat].mask & ~sum(1 << c for s, c in history if s == seat)
-    k = Knowledge.from_history(rules, seat, hand_now, history)
-    drawn = weighted_layouts(k, calls, 12, play_seed, beta=2.0)
-    assert len(drawn.layouts) == 12 and 0 < drawn.ess <= drawn.candidates
+    k = Knowledge.from_history(rules, seat, hand_now, history, calls)
+    drawn = draw(k, 12, play_seed, beta=2.0)
+    assert drawn.weights.sum() == 12 and 0 < drawn.ess <= drawn.candidates
     record = [c for _, c in history]
-    for row in drawn.layouts:
+    for row in drawn.rows:
         layout = Deal([Hand(int(m)) for m in row])  # 13 cards each, disjoint: checked
         assert layout[seat] == deal[seat]  # the seat's own hand as dealt
         for s, c in history:
@@ -59,38 +57,50 @@ def test_a_high_call_draws_the_top_cards_to_its_seat() -> None:
     give seat 1 a third of the hidden top spades; weighted ones give it far more."""
     rules = PRESETS["online"]
     hand = Hand.parse("5432.5432.5432.2")
-    k = Knowledge.from_history(rules, 0, hand.mask, [])
+    k = Knowledge.from_history(rules, 0, hand.mask, [], [2, 7, 1, 1])
     tops = [Card.parse(c) for c in ("AS", "KS", "QS", "JS", "AH", "AD", "AC")]
 
     def share(beta: float) -> float:
-        rows = weighted_layouts(k, [2, 7, 1, 1], 400, 7, beta=beta).layouts
-        return float(np.mean([[int(r[1]) >> c & 1 for c in tops] for r in rows]))
+        drawn = draw(k, 400, 7, beta=beta)
+        held = [np.mean([int(r[1]) >> c & 1 for c in tops]) for r in drawn.rows]
+        return float(np.average(held, weights=drawn.weights))
 
     uniform, weighted = share(0.0), share(2.0)
     assert abs(uniform - 1 / 3) < 0.06
     assert weighted > uniform + 0.2
 
 
-def test_expected_scores_count_the_call() -> None:
+def test_card_outcomes_count_the_call() -> None:
     """Called 4 with 2 tricks won: card 10 gives 2 more tricks on every layout (the call made:
     4.0 points), card 20 gives 3 or 2 (a better mean, 2.5) on half the layouts each... and card
     30 gives 4 or 0 (mean 2, a failed call half the time)."""
     rules = PRESETS["online"]
+
+    def table(values: list[dict[int, int]], weights: list[float]) -> dict[int, tuple[float, float]]:
+        out = card_outcomes(values, np.array(weights), rules, call=4, won=2)
+        return {int(c): (o.expected or 0.0, o.tricks) for c, o in out.cards.items()}
+
+    def best(values: list[dict[int, int]], weights: list[float], objective: str) -> int:
+        return int(card_outcomes(values, np.array(weights), rules, 4, 2).best(objective))
+
     values = [{10: 2, 20: 3, 30: 4}, {10: 2, 20: 2, 30: 0}]
-    table = expected_scores(values, [1.0, 1.0], rules, call=4, won=2)
-    assert table[10] == pytest.approx((4.0, 2.0))
-    assert table[20] == pytest.approx(((4.1 + 4.0) / 2, 2.5))
-    assert table[30] == pytest.approx(((4.2 - 4.0) / 2, 2.0))
-    assert best_card(table, "score") == 20
+    got = table(values, [1.0, 1.0])
+    assert got[10] == pytest.approx((4.0, 4.0))  # tricks: the deal's total (2 won + 2)
+    assert got[20] == pytest.approx(((4.1 + 4.0) / 2, 4.5))
+    assert got[30] == pytest.approx(((4.2 - 4.0) / 2, 4.0))
+    assert best(values, [1.0, 1.0], "score") == 20
     # one layout short by a trick: the safe card (makes the call for sure) beats the greedy one
     values = [{10: 2, 20: 3}, {10: 2, 20: 1}, {10: 2, 20: 3}]
-    table = expected_scores(values, [1.0, 1.0, 1.0], rules, call=4, won=2)
-    assert table[20][1] > table[10][1]  # more tricks on average...
-    assert best_card(table, "tricks") == 20
-    assert best_card(table, "score") == 10  # ...but it fails the call a third of the time
+    got = table(values, [1.0, 1.0, 1.0])
+    assert got[20][1] > got[10][1]  # more tricks on average...
+    assert best(values, [1.0, 1.0, 1.0], "tricks") == 20
+    assert (
+        best(values, [1.0, 1.0, 1.0], "score") == 10
+    )  # ...but it fails the call a third of the time
     # weights count: the layout where the greedy card fails is unlikely
-    table = expected_scores(values, [1.0, 0.01, 1.0], rules, call=4, won=2)
-    assert best_card(table, "score") == 20
+    assert best(values, [1.0, 0.01, 1.0], "score") == 20
+    out = card_outcomes(values, np.array([1.0, 0.01, 1.0]), rules, 4, 2)
+    assert out.cards[Card(10)].make == 1.0 and out.cards[Card(20)].make == pytest.approx(2 / 2.01)
 
 
 @pytest.mark.slow
@@ -118,8 +128,8 @@ def test_a_budgeted_strong_searches_the_first_trick_in_time() -> None:
         card = player.play(view)
         assert card in pos.legal_cards()
         last = player.last  # type: ignore[attr-defined]
-        assert last["how"] == "search" and 1 <= last["distinct"] < 64
-        assert last["elapsed_ms"] < 10 * 300  # stopped by the budget, well within ten times it
+        assert last.how == "search" and 1 <= last.distinct < 64
+        assert last.elapsed_ms < 10 * 300  # stopped by the budget, well within ten times it
 
 
 def test_strong_variants_by_name() -> None:
@@ -128,22 +138,26 @@ def test_strong_variants_by_name() -> None:
     from callbreak_lab.errors import UsageError
 
     base = make_player("strong", "online", 500)
-    assert isinstance(base, StrongPlayer) and (base.layouts, base.objective) == (64, "score")
-    assert base.beta is None and base.budget_ms == 500
+    assert isinstance(base, StrongPlayer) and base.policy == STRONG and base.budget_ms == 500
+    assert (base.policy.layouts, base.policy.objective) == (64, "score")
     wide = make_player("strong:wide", "online", 500)
-    assert isinstance(wide, StrongPlayer) and wide.layouts == 256 and wide.budget_ms == 500
+    assert isinstance(wide, StrongPlayer) and wide.policy.layouts == 256 and wide.budget_ms == 500
     early = make_player("strong:early", "online")
     plain = make_player("strong", "online")
     assert isinstance(early, StrongPlayer) and isinstance(plain, StrongPlayer)
     # with a budget every search stops in time, so strong searches the whole deal; without one
     # it plays the first three tricks by the cheap card unless it is strong:early
-    assert (base.search_cards, plain.search_cards, early.search_cards) == (52, 40, 52)
+    first = Knowledge.from_history(PRESETS["online"], 0, Deal.random(3).hands[0].mask, [])
+    assert base.policy.searches(first, 0.5) and early.policy.searches(first, None)
+    assert not plain.policy.searches(first, None)
     both = make_player("strong:tricks:uniform", "online")
-    assert isinstance(both, StrongPlayer) and both.objective == "tricks" and both.beta == 0.0
+    assert isinstance(both, StrongPlayer) and both.policy.objective == "tricks"
+    assert both.policy.beta == 0.0
     with pytest.raises(UsageError, match="unknown variant 'fast'"):
         make_player("strong:fast")
     exact = make_player("strong:exact", "online", 500)
-    assert isinstance(exact, StrongPlayer) and (exact.window_above, base.window_above) == (52, 40)
+    assert isinstance(exact, StrongPlayer) and exact.policy.window_above == 52
+    assert base.policy.window_above == 40
 
 
 def test_strong_places_values_against_the_call_early_and_finds_them_later() -> None:
@@ -151,28 +165,28 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     whether it reaches the call and one trick more: the expected scores are those of the exact
     values clipped to that window, on the same layouts. Later, or once the call is made, it
     finds the exact values."""
-    from callbreak_lab.arena import strong
-
     rules = PRESETS["online"]
     deal = Deal.random(11)
-    k = Knowledge.from_history(rules, 0, deal.hands[0].mask, [])
     calls = [3, 2, 3, 4]
-    early = strong.choose_card(k, calls, 0, None, 5, max_layouts=4)
-    exact = strong.choose_card(k, calls, 0, None, 5, max_layouts=4, window_above=52)
-    assert early["window"] == (2, 4) and exact["window"] is None
-    assert early["distinct"] == exact["distinct"] >= 1
+    k = Knowledge.from_history(rules, 0, deal.hands[0].mask, [], calls)
+    four = STRONG.replace(layouts=4, search_cards=52)  # searches from the first card
+    early = four.choose(k, None, 5)
+    exact = four.replace(window_above=52).choose(k, None, 5)
+    assert early.window == (2, 4) and exact.window is None
+    assert early.distinct == exact.distinct >= 1
     # the same as the exact values clipped to the window, layout by layout
-    drawn = strong.draw_layouts(k, calls, 4, 5)
-    solved, _ = layout_values(k, drawn.rows, None)
-    clipped = [{c: max(2, min(4, v)) for c, v in values.items()} for _, values in solved]
-    weights = [float(drawn.counts[i]) for i, _ in solved]
-    want = expected_scores(clipped, weights, rules, 3, 0)
-    assert early["expected"] == {str(Card(c)): v for c, v in want.items()}
+    drawn = draw(k, 4, 5)
+    solved = solve_layouts(k, drawn.rows)
+    clipped = [{c: max(2, min(4, v)) for c, v in values.items()} for values in solved.values]
+    want = card_outcomes(clipped, drawn.weights[list(solved.index)], rules, 3, 0)
+    assert early.outcomes == want.cards
     # and it loses only the tenths of overtricks beyond the first
-    for card, (score, _mean) in exact["expected"].items():
-        assert score - 0.9 - 1e-9 <= early["expected"][card][0] <= score + 1e-9
-    made = strong.choose_card(k, calls, 3, None, 5, max_layouts=4)  # call already made
-    assert made["window"] is None
+    for card, o in exact.outcomes.items():
+        assert o.expected is not None
+        score = early.outcomes[card].expected
+        assert score is not None and o.expected - 0.9 - 1e-9 <= score <= o.expected + 1e-9
+    k.tricks_won[0] = 3  # as if its three tricks were won already: the call is made
+    assert four.choose(k, None, 5).window is None
     pos = Position(deal, rules)  # after three tricks: exact values again
     history = []
     for _ in range(12):
@@ -180,9 +194,9 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
         history.append((pos.to_move, int(card)))
         pos.play(card)
     seat = pos.to_move
-    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history)
-    won = pos.tricks_won[seat]  # calls of 6: still to make after three tricks
-    assert strong.choose_card(later, [6, 6, 6, 6], won, None, 5, max_layouts=4)["window"] is None
+    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history, [6, 6, 6, 6])
+    assert later.won == pos.tricks_won[seat]  # calls of 6: still to make after three tricks
+    assert four.choose(later, None, 5).window is None
 
 
 @pytest.mark.parametrize(
@@ -201,11 +215,13 @@ def test_strong_finds_the_table_s_card_on_hand_made_positions(
 
     pos = {"SAFETY": SAFETY, "LONG_SHOT": LONG_SHOT}[name]
     seat = pos.to_move
-    k = Knowledge.from_history(pos.rules, seat, pos.hand_masks()[seat], pos.history)
-    won = pos.tricks_won[seat]
-    score = choose_card(k, calls, won, None, seed=5, beta=0.0)
-    assert Card(score["card"]) == Card.parse(right)
+    k = Knowledge.from_history(pos.rules, seat, pos.hand_masks()[seat], pos.history, calls)
+    assert k.won == pos.tricks_won[seat]
+    uniform = STRONG.replace(beta=0.0)
+    score = uniform.choose(k, None, seed=5)
+    assert score.card == Card.parse(right)
     if dd_card is not None:
-        tricks = choose_card(k, calls, won, None, seed=5, beta=0.0, objective="tricks")
-        assert Card(tricks["card"]) != Card.parse(right)
-        assert tricks["expected"][dd_card][1] > tricks["expected"][right][1]
+        tricks = uniform.replace(objective="tricks").choose(k, None, seed=5)
+        assert tricks.card != Card.parse(right)
+        dd, safe = Card.parse(dd_card), Card.parse(right)
+        assert tricks.outcomes[dd].tricks > tricks.outcomes[safe].tricks

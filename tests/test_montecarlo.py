@@ -1,4 +1,4 @@
-"""Tests for callbreak_lab.simulate: uniform constrained dealing, single-dummy Monte Carlo."""
+"""seat.dealing and analysis.montecarlo: uniform constrained dealing, single-dummy Monte Carlo."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from callbreak_lab.analysis.montecarlo import MonteCarloResult, monte_carlo
 from callbreak_lab.bidding.calls import best_call, expected_scores, legal_calls, point_mass
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Deal, Hand
 from callbreak_lab.errors import (
@@ -21,12 +22,7 @@ from callbreak_lab.errors import (
     SolverInputError,
 )
 from callbreak_lab.rules import PRESETS
-from callbreak_lab.simulate import (
-    MonteCarloResult,
-    deal_around,
-    deals_from_masks,
-    monte_carlo,
-)
+from callbreak_lab.seat.dealing import deal_around, deals_from_masks
 
 HAND = Deal.random(7)[1]
 
@@ -192,7 +188,7 @@ def test_bad_inputs_raise_clear_errors() -> None:
     with pytest.raises(SolverInputError, match="at most 1,000,000 layouts, got 1,000,000,000"):
         deal_around(HAND, 0, 10**9)  # was a MemoryError allocating 30 GB (or swapping)
     with pytest.raises(SolverInputError, match="at most 1,000,000 layouts"):
-        monte_carlo(HAND, 0, "modern", n=10**9)
+        monte_carlo(HAND, 0, "modern", layouts=10**9)
     for seed in (-1, "a"):
         with pytest.raises(DealError, match="seed must be a whole number >= 0"):
             deal_around(HAND, 0, 5, seed=seed)  # type: ignore[arg-type]
@@ -218,7 +214,7 @@ def test_impossible_voids_raise() -> None:
 
 def test_monte_carlo_all_spades_is_thirteen_for_certain() -> None:
     rules = PRESETS["modern"]
-    res = monte_carlo("AKQJT98765432...", 2, rules, n=4, seed=1)
+    res = monte_carlo("AKQJT98765432...", 2, rules, layouts=4, seed=1)
     assert res.n == 4 and res.seat == 2
     assert np.all(res.playout == 13) and np.all(res.dd == 13)
     assert np.array_equal(res.playout_dist, point_mass(13))
@@ -236,7 +232,7 @@ MC_N = 4
 
 @pytest.fixture(scope="module")
 def mc() -> MonteCarloResult:
-    return monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1)
+    return monte_carlo(MC_HAND, 1, "modern", layouts=MC_N, seed=1)
 
 
 def test_monte_carlo_summary_is_consistent(mc: MonteCarloResult) -> None:
@@ -273,20 +269,20 @@ def test_monte_carlo_matches_the_solver_per_layout(mc: MonteCarloResult) -> None
 def test_monte_carlo_time_limit_stops_starting_layouts(mc: MonteCarloResult) -> None:
     """With a time limit the layouts are solved in order until it passes: the same layouts
     and answers as without it, as many as were solved (one at least)."""
-    roomy = monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1, time_limit=600.0)
+    roomy = monte_carlo(MC_HAND, 1, "modern", layouts=MC_N, seed=1, time_limit=600.0)
     assert roomy.n == MC_N
     assert np.array_equal(roomy.playout, mc.playout) and np.array_equal(roomy.dd, mc.dd)
-    short = monte_carlo(MC_HAND, 1, "modern", n=MC_N, seed=1, time_limit=1e-9)
+    short = monte_carlo(MC_HAND, 1, "modern", layouts=MC_N, seed=1, time_limit=1e-9)
     assert short.n == 1 and short.masks.shape == (1, 4)
     assert short.playout[0] == mc.playout[0] and np.array_equal(short.masks[0], mc.masks[0])
     assert short.playout_dist.sum() == pytest.approx(1.0) and np.isnan(short.expected_se).all()
     for bad, jobs in ((0.0, 1), (-1.0, 1), (5.0, 2)):
         with pytest.raises(SolverInputError, match="time_limit"):
-            monte_carlo(MC_HAND, 1, "modern", n=MC_N, time_limit=bad, n_jobs=jobs)
+            monte_carlo(MC_HAND, 1, "modern", layouts=MC_N, time_limit=bad, n_jobs=jobs)
 
 
 def test_monte_carlo_validates() -> None:
     with pytest.raises(SolverInputError, match="positive"):
-        monte_carlo(HAND, 0, "modern", n=0)
+        monte_carlo(HAND, 0, "modern", layouts=0)
     with pytest.raises(RulesError, match="unknown ruleset"):
-        monte_carlo(HAND, 0, "bridge", n=1)
+        monte_carlo(HAND, 0, "bridge", layouts=1)
