@@ -225,7 +225,7 @@ def bench_techniques(n: int, tricks_left: int) -> list[tuple[str, int, float]]:
     return out
 
 
-def main() -> None:
+def main() -> None:  # noqa: PLR0915  (a benchmark run's steps, in order)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--playouts", type=int, default=10)

@@ -91,17 +91,7 @@ def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]
     void: dict[int, set[int]] = {i: set() for i in range(4)}
     for k, entry in enumerate(history):
         where = f"history trick {k + 1}"
-        if not isinstance(entry, list | tuple) or len(entry) != 3:
-            raise NotationError(f"{where}: expected [start, [4 cards], winner], got {entry!r}")
-        start = _index(entry[0], f"{where}: start")
-        raw = entry[1]
-        if not isinstance(raw, list | tuple) or len(raw) != 4:
-            raise NotationError(f"{where}: expected a list of 4 cards, got {raw!r}")
-        try:
-            cards = tuple(parse_bhoos_card(c) for c in raw)
-        except CardError as e:
-            raise CardError(f"{where}: {e}") from None
-        winner = _index(entry[2], f"{where}: winner")
+        start, cards, winner = _read_entry(entry, where)
         for c in cards:
             if c in seen:
                 raise NotationError(f"{where}: card {c} was already played in trick {seen[c] + 1}")
@@ -126,8 +116,24 @@ def parse_history(history: object, check_voids: bool = True) -> list[BhoosTrick]
                 )
             if i and c.suit != led:
                 void[player].add(led)
-        out.append(BhoosTrick(start, (cards[0], cards[1], cards[2], cards[3]), winner))
+        out.append(BhoosTrick(start, cards, winner))
     return out
+
+
+def _read_entry(entry: object, where: str) -> tuple[int, tuple[Card, Card, Card, Card], int]:
+    """``(start, cards, winner)`` of one ``history`` entry, its shape and values checked (the
+    checks across tricks are ``parse_history``'s)."""
+    if not isinstance(entry, list | tuple) or len(entry) != 3:
+        raise NotationError(f"{where}: expected [start, [4 cards], winner], got {entry!r}")
+    start = _index(entry[0], f"{where}: start")
+    raw = entry[1]
+    if not isinstance(raw, list | tuple) or len(raw) != 4:
+        raise NotationError(f"{where}: expected a list of 4 cards, got {raw!r}")
+    try:
+        c0, c1, c2, c3 = (parse_bhoos_card(c) for c in raw)
+    except CardError as e:
+        raise CardError(f"{where}: {e}") from None
+    return start, (c0, c1, c2, c3), _index(entry[2], f"{where}: winner")
 
 
 def history_from_record(
@@ -232,38 +238,11 @@ def convert_request(request: Mapping[str, Any]) -> BhoosGame:
     ``(me - len(played)) % 4`` (needs ``playerId``), else 0."""
     if not isinstance(request, Mapping):
         raise NotationError(f"a request is a JSON object, got {type(request).__name__}")
-    ids_raw = request.get("playerIds", ["0", "1", "2", "3"])
-    if not isinstance(ids_raw, list) or len(ids_raw) != 4:
-        raise NotationError(f"playerIds must list 4 players, got {ids_raw!r}")
-    ids = tuple(str(x) for x in ids_raw)
-    me_id = request.get("playerId", request.get("id"))
-    me = ids.index(str(me_id)) if me_id is not None and str(me_id) in ids else None
-    if me_id is not None and me is None:
-        raise NotationError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
+    ids, me_id, me = _read_players(request)
     tricks = parse_history(request.get("history", []))
-    played_raw = request.get("played", [])
-    if not isinstance(played_raw, list) or len(played_raw) > 3:
-        raise NotationError(f"played must list 0..3 cards, got {played_raw!r}")
-    try:
-        played = tuple(parse_bhoos_card(c) for c in played_raw)
-    except CardError as e:
-        raise CardError(f"played: {e}") from None
     done = {c for t in tricks for c in t.cards}
-    again = [c for c in played if c in done]
-    if again or len(set(played)) != len(played):
-        raise NotationError(f"played: card {(again or list(played))[0]} appears twice")
-    hand = None
-    if "cards" in request:
-        raw = request["cards"]
-        if not isinstance(raw, list):
-            raise HandError(f"cards: a list of Bhoos cards, got {raw!r}")
-        try:
-            hand = Hand.from_cards(parse_bhoos_card(c) for c in raw)
-        except NotationError as e:
-            raise HandError(f"cards: {e}") from None
-        clash = hand & Hand.from_cards([*done, *played])
-        if clash:
-            raise HandError(f"cards: {clash.card_list()} held but already played")
+    played = _read_played(request.get("played", []), done)
+    hand = _read_hand(request["cards"], {*done, *played}) if "cards" in request else None
     if tricks:
         first = tricks[0].start
     elif me is not None:
@@ -277,6 +256,47 @@ def convert_request(request: Mapping[str, Any]) -> BhoosGame:
                 f"it is index {(leader + len(played)) % 4}'s turn, not {me} ({me_id})"
             )
     return BhoosGame(ids, first, tuple(tricks), played, me, hand)
+
+
+def _read_players(request: Mapping[str, Any]) -> tuple[tuple[str, ...], object, int | None]:
+    """``(playerIds, the playerId given or None, its index or None)`` of a request."""
+    ids_raw = request.get("playerIds", ["0", "1", "2", "3"])
+    if not isinstance(ids_raw, list) or len(ids_raw) != 4:
+        raise NotationError(f"playerIds must list 4 players, got {ids_raw!r}")
+    ids = tuple(str(x) for x in ids_raw)
+    me_id = request.get("playerId", request.get("id"))
+    me = ids.index(str(me_id)) if me_id is not None and str(me_id) in ids else None
+    if me_id is not None and me is None:
+        raise NotationError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
+    return ids, me_id, me
+
+
+def _read_played(raw: object, done: set[Card]) -> tuple[Card, ...]:
+    """The cards of the trick in progress (``played``), none of them in ``done`` or twice."""
+    if not isinstance(raw, list) or len(raw) > 3:
+        raise NotationError(f"played must list 0..3 cards, got {raw!r}")
+    try:
+        played = tuple(parse_bhoos_card(c) for c in raw)
+    except CardError as e:
+        raise CardError(f"played: {e}") from None
+    again = [c for c in played if c in done]
+    if again or len(set(played)) != len(played):
+        raise NotationError(f"played: card {(again or list(played))[0]} appears twice")
+    return played
+
+
+def _read_hand(raw: object, gone: set[Card]) -> Hand:
+    """The bot's hand (``cards``), none of it among the cards ``gone`` (already played)."""
+    if not isinstance(raw, list):
+        raise HandError(f"cards: a list of Bhoos cards, got {raw!r}")
+    try:
+        hand = Hand.from_cards(parse_bhoos_card(c) for c in raw)
+    except NotationError as e:
+        raise HandError(f"cards: {e}") from None
+    clash = hand & Hand.from_cards(gone)
+    if clash:
+        raise HandError(f"cards: {clash.card_list()} held but already played")
+    return hand
 
 
 def read_requests(text: str) -> Iterator[dict[str, Any]]:

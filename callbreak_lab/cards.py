@@ -315,40 +315,54 @@ class Hand:
     def parse(cls, text: str | Hand | Card | Iterable[CardLike]) -> Hand:
         """Parse dotted (``AKQ2.T98.765.432``), symbol (``♠AKQ2 ♥T98``), letter
         (``S:AKQ2 H:T98``) or card-list (``AS KS 2C`` or a list) notation."""
-        if isinstance(text, Hand):
-            return text
-        if isinstance(text, Card):
-            return cls(1 << text)
         if not isinstance(text, str):
-            if not isinstance(text, Iterable):
-                raise HandError(f"cannot read a hand from {text!r} (give text or a list of cards)")
-            try:
-                return cls.from_cards(text)
-            except NotationError as e:
-                raise HandError(f"{e} in hand {text!r}") from None
+            return cls._from_object(text)
         t = text.strip().replace(_VS16, "")
         if "." in t:
-            groups = t.split(".")
-            if len(groups) != 4:
-                raise HandError(
-                    "a dotted hand has four suits spades.hearts.diamonds.clubs separated by "
-                    f"three dots, got {len(groups)} groups in {text!r}"
-                )
-            mask = 0
-            for suit, g in zip(
-                (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS), groups, strict=True
-            ):
-                if any(ch.isspace() for ch in g.strip()):
-                    raise HandError(f"unexpected space in {suit.plural} of hand {text!r}")
-                mask |= _parse_ranks(g, suit, text, mask)
-            return cls(mask)
+            return cls._parse_dotted(t, text)
         if ":" in t:
             return cls._parse_groups(re.split(r"([SHDCshdc♣♧♦♢♥♡♠♤])\s*:", t), text, "S:")
         if t and t[0] in _SYMBOLS:
             return cls._parse_groups(re.split(f"([{_SYMBOLS}])", t), text, "♠")
-        tokens = t.replace(",", " ").split()
+        return cls._parse_card_list(t, text)
+
+    @classmethod
+    def _from_object(cls, obj: Hand | Card | Iterable[CardLike]) -> Hand:
+        """``parse`` of anything but text: a hand, a card or cards."""
+        if isinstance(obj, Hand):
+            return obj
+        if isinstance(obj, Card):
+            return cls(1 << obj)
+        if not isinstance(obj, Iterable):
+            raise HandError(f"cannot read a hand from {obj!r} (give text or a list of cards)")
+        try:
+            return cls.from_cards(obj)
+        except NotationError as e:
+            raise HandError(f"{e} in hand {obj!r}") from None
+
+    @classmethod
+    def _parse_dotted(cls, t: str, text: str) -> Hand:
+        """Parse ``AKQ2.T98.765.432`` (spades first); ``text`` is what the caller gave."""
+        groups = t.split(".")
+        if len(groups) != 4:
+            raise HandError(
+                "a dotted hand has four suits spades.hearts.diamonds.clubs separated by "
+                f"three dots, got {len(groups)} groups in {text!r}"
+            )
         mask = 0
-        for tok in tokens:
+        for suit, g in zip(
+            (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS), groups, strict=True
+        ):
+            if any(ch.isspace() for ch in g.strip()):
+                raise HandError(f"unexpected space in {suit.plural} of hand {text!r}")
+            mask |= _parse_ranks(g, suit, text, mask)
+        return cls(mask)
+
+    @classmethod
+    def _parse_card_list(cls, t: str, text: str) -> Hand:
+        """Parse ``AS KS 2C`` (spaces or commas between the cards)."""
+        mask = 0
+        for tok in t.replace(",", " ").split():
             try:
                 card = Card.parse(tok)
             except CardError as e:

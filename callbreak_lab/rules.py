@@ -91,6 +91,21 @@ class Ruleset:
         for key in ("must_beat", "first_trick_spade_ban"):
             if isinstance(getattr(self, key), np.bool_):
                 object.__setattr__(self, key, bool(getattr(self, key)))
+        problems = self._problems()
+        if problems:
+            raise RulesError("invalid ruleset: " + "; ".join(problems))
+        object.__setattr__(
+            self,
+            "_flags",
+            (
+                int(self.must_beat),
+                int(self.void_rule == "win_only"),
+                int(self.first_trick_spade_ban),
+            ),
+        )
+
+    def _problems(self) -> list[str]:  # noqa: C901  (one flat check per field, in field order)
+        """What is wrong with the fields, one message each (empty: a valid ruleset)."""
         problems = []
         if not isinstance(self.name, str) or not self.name:
             problems.append(f"name must be a non-empty string, got {self.name!r}")
@@ -119,17 +134,7 @@ class Ruleset:
             )
         if self.match_deals is None and self.target_score is None:
             problems.append("a match needs match_deals or target_score (or both)")
-        if problems:
-            raise RulesError("invalid ruleset: " + "; ".join(problems))
-        object.__setattr__(
-            self,
-            "_flags",
-            (
-                int(self.must_beat),
-                int(self.void_rule == "win_only"),
-                int(self.first_trick_spade_ban),
-            ),
-        )
+        return problems
 
     # --- presets, variations, serialisation -----------------------------------------------------
     @classmethod
@@ -288,21 +293,31 @@ def _parse_tag(tag: str) -> tuple[str, object]:
     if tag in ("no_must_beat", "no_first_trick_spade_ban"):
         return tag[3:], False
     if "=" in tag:
-        key, value = (p.strip() for p in tag.split("=", 1))
-        if key in ("min_call", "max_call", "match_deals", "target_score"):
-            if value == "none":
-                return key, None
-            try:
-                return key, int(value)
-            except ValueError:
-                raise RulesError(f"{key} needs an int, got {value!r}") from None
-        if key in ("direction", "void_rule", "scoring"):
-            return key, value
-        if key in ("must_beat", "first_trick_spade_ban"):
-            if value not in ("true", "false", "1", "0", "yes", "no"):
-                raise RulesError(f"{key} needs true or false, got {value!r}")
-            return key, value in ("true", "1", "yes")
-    raise RulesError(
+        return _parse_setting(tag)
+    raise _unknown_tag(tag)
+
+
+def _parse_setting(tag: str) -> tuple[str, object]:
+    """A ``key=value`` variation (``min_call=2``, ``target_score=none``, ``must_beat=yes``)."""
+    key, value = (p.strip() for p in tag.split("=", 1))
+    if key in ("min_call", "max_call", "match_deals", "target_score"):
+        if value == "none":
+            return key, None
+        try:
+            return key, int(value)
+        except ValueError:
+            raise RulesError(f"{key} needs an int, got {value!r}") from None
+    if key in ("direction", "void_rule", "scoring"):
+        return key, value
+    if key in ("must_beat", "first_trick_spade_ban"):
+        if value not in ("true", "false", "1", "0", "yes", "no"):
+            raise RulesError(f"{key} needs true or false, got {value!r}")
+        return key, value in ("true", "1", "yes")
+    raise _unknown_tag(tag)
+
+
+def _unknown_tag(tag: str) -> RulesError:
+    return RulesError(
         f"unknown rules variation {tag!r} (e.g. must_beat, no_must_beat, first_trick_spade_ban, "
         "exact_or_one, flat, win_only, strict, min_call=2, target_score=300)"
     )
@@ -327,7 +342,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 # --- legal cards ---------------------------------------------------------------------------------
 
 
-def legal_mask(
+def legal_mask(  # noqa: C901, PLR0911  (the rule case by case, one return each: the hot path of every legal-card query)
     hand: int, trick: Sequence[int], first_trick: bool, must_beat: int, win_only: int, ban: int
 ) -> int:
     """The legal-card rule of docs/rules.md on masks: the legal cards of the hand mask ``hand`` for
@@ -445,24 +460,38 @@ def _explain(rules: Ruleset, hand: Hand, trick: list[Card], first_trick: bool) -
     led = trick[0].suit
     spades_in = [c for c in trick if c.suit == Suit.SPADES]
     top_spade = max(spades_in) if spades_in else None
-    trumped = led != Suit.SPADES and top_spade is not None
     if hand.suit_count(led):
-        led_cards = [c for c in trick if c.suit == led]
-        top = max(led_cards)
-        follow = f"must follow {led.plural}"
-        if legal.suit_count(led) < hand.suit_count(led):
-            reason, text = Reason.MUST_BEAT, f"must beat the {top.symbol()}"
-            excluded = {c: text if c.suit == led else follow for c in hand - legal}
-            return Legal(legal, reason, text, excluded)
-        if rules.must_beat and trumped:
-            text = f"{follow} (the trick is trumped: any of them)"
-        elif rules.must_beat and hand.suit(led).lowest() > top:
-            text = f"{follow} (every one beats the {top.symbol()})"
-        elif rules.must_beat:
-            text = f"{follow} (cannot beat the {top.symbol()})"
-        else:
-            text = follow
-        return Legal(legal, Reason.FOLLOW_SUIT, text, {c: follow for c in hand - legal})
+        return _explain_following(rules, hand, legal, trick, top_spade)
+    return _explain_void(rules, hand, legal, led, top_spade)
+
+
+def _explain_following(
+    rules: Ruleset, hand: Hand, legal: Hand, trick: list[Card], top_spade: Card | None
+) -> Legal:
+    """``_explain`` for a hand holding the suit led."""
+    led = trick[0].suit
+    trumped = led != Suit.SPADES and top_spade is not None
+    top = max(c for c in trick if c.suit == led)
+    follow = f"must follow {led.plural}"
+    if legal.suit_count(led) < hand.suit_count(led):
+        reason, text = Reason.MUST_BEAT, f"must beat the {top.symbol()}"
+        excluded = {c: text if c.suit == led else follow for c in hand - legal}
+        return Legal(legal, reason, text, excluded)
+    if rules.must_beat and trumped:
+        text = f"{follow} (the trick is trumped: any of them)"
+    elif rules.must_beat and hand.suit(led).lowest() > top:
+        text = f"{follow} (every one beats the {top.symbol()})"
+    elif rules.must_beat:
+        text = f"{follow} (cannot beat the {top.symbol()})"
+    else:
+        text = follow
+    return Legal(legal, Reason.FOLLOW_SUIT, text, {c: follow for c in hand - legal})
+
+
+def _explain_void(
+    rules: Ruleset, hand: Hand, legal: Hand, led: Suit, top_spade: Card | None
+) -> Legal:
+    """``_explain`` for a hand void in the suit led."""
     void = f"void in {led.plural}"
     spades = hand.suit(Suit.SPADES)
     if not spades:

@@ -253,7 +253,7 @@ new Promise((resolve) => {
 """
 
 
-def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:
+def test_app_suggests_a_call_in_the_browser(app_url: str, browser: CDP) -> None:  # noqa: PLR0915  (one browser session, step by step)
     browser.call("Page.enable")
     browser.call("Page.navigate", url=app_url)
     browser.wait("document.querySelectorAll('button.cb-card').length === 52", seconds=120)

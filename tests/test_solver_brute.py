@@ -9,7 +9,7 @@ from collections.abc import Sequence
 Hands = list[set[int]]
 
 
-def legal(hand: set[int], trick: Sequence[int], mb: int, vr: int, ban: int) -> list[int]:
+def legal(hand: set[int], trick: Sequence[int], mb: int, vr: int, ban: int) -> list[int]:  # noqa: PLR0911  (a literal reading of the rules, one return per case)
     """Legal cards; ``ban`` 1 when the first-trick spade-lead ban applies to this lead."""
     if not trick:
         if ban and any(c // 13 != 3 for c in hand):

@@ -82,7 +82,8 @@ def count_aces_kings(masks: np.ndarray) -> np.ndarray:
     (which fall to the ace) and underbids long spades.
     """
     pats = suit_patterns(masks)
-    return _AK_TABLE[pats].sum(axis=1)
+    counts: np.ndarray = _AK_TABLE[pats].sum(axis=1)
+    return counts
 
 
 def count_with_support(masks: np.ndarray) -> np.ndarray:
@@ -103,7 +104,8 @@ def count_with_support(masks: np.ndarray) -> np.ndarray:
     spade_honours = ((pats[:, Suit.SPADES] >> ACE) & 1) + kings[:, Suit.SPADES]
     spare = np.maximum(sp_len - spade_honours - extra, 0)
     short = (LEN_TABLE[pats[:, : Suit.SPADES]] <= 1).sum(axis=1)
-    return aces + kings.sum(axis=1) + extra + np.minimum(short, spare)
+    counts: np.ndarray = aces + kings.sum(axis=1) + extra + np.minimum(short, spare)
+    return counts
 
 
 def fractional_honours(masks: np.ndarray) -> np.ndarray:
@@ -121,7 +123,8 @@ def fractional_honours(masks: np.ndarray) -> np.ndarray:
     side = _SIDE_FRACTION[pats[:, : Suit.SPADES]].sum(axis=1)
     spades = _SPADE_FRACTION[pats[:, Suit.SPADES]]
     extra = np.maximum(LEN_TABLE[pats[:, Suit.SPADES]] - 3, 0)
-    return side + spades + extra
+    counts: np.ndarray = side + spades + extra
+    return counts
 
 
 #: name -> counting rule (uint64 masks (n,) -> trick count (n,), before rounding/clamping)

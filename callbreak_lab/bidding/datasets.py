@@ -319,7 +319,7 @@ class GenerateReport:
     seconds_per_deal: float | None = None
 
 
-def generate(
+def generate(  # noqa: PLR0913  (the public keyword API: folder, chunking, parallelism, progress, overwrite)
     profile: str,
     n: int,
     seed: int = 0,
@@ -372,42 +372,10 @@ def generate(
     for tmp in directory.glob(".tmp-*"):  # leftovers of a killed write
         tmp.unlink(missing_ok=True)
     card_path = directory / CARD_NAME
-    if card_path.exists():
-        try:
-            old = json.loads(card_path.read_text())
-        except (OSError, ValueError):
-            old = None
-        if not isinstance(old, dict):
-            old = None
-        if old is not None and (old.get("seed"), old.get("profile")) != (seed, profile):
-            raise DataError(
-                f"{directory} holds profile {old.get('profile')!r} seed {old.get('seed')}; "
-                f"use another out_dir for seed {seed} or delete it"
-            )
-        changes = [] if old is None else _card_changes(old, n, chunk_size, version)
-        if changes and not force:
-            raise DataError(
-                f"{directory} holds another dataset ({'; '.join(changes)}); use another out_dir "
-                "(--out), or force=True (--force) to rewrite it"
-            )
-    else:
-        old = None
+    old = _existing_card(card_path, profile, seed, n, chunk_size, version, force)
     own_chunks = set() if old is None else {str(c) for c in old.get("chunks", [])}
     plan = _plan(n, chunk_size)
-    todo: list[tuple[int, int]] = []
-    replaced: list[str] = []
-    for a, b in plan:
-        path = directory / _chunk_name(a, b)
-        if not path.exists():
-            todo.append((a, b))
-            continue
-        try:
-            _read_chunk(path, a, b, seed, profile, version)
-        except _Foreign:
-            raise
-        except DataError as e:
-            replaced.append(str(e))
-            todo.append((a, b))
+    todo, replaced = _chunks_to_solve(directory, plan, seed, profile, version)
     from tqdm.auto import tqdm
 
     bar = tqdm(
@@ -443,8 +411,85 @@ def generate(
             for a, b in plan
         ]
     )
+    card = _dataset_card(profile, seed, n, chunk_size, plan, (version, version_source), data)
+    _write_card(card_path, card)
+    solved = sum(b - a for a, b in todo)
+    return GenerateReport(
+        directory=directory,
+        card=card,
+        reused=len(plan) - len(todo),
+        solved=len(todo),
+        replaced=replaced,
+        seconds=time.perf_counter() - t0,
+        seconds_per_deal=solve_seconds / solved if solved else None,
+    )
+
+
+def _existing_card(
+    card_path: Path, profile: str, seed: int, n: int, chunk_size: int, version: str, force: bool
+) -> dict[str, Any] | None:
+    """The card of the dataset already in the folder (None: none, or unreadable), refused when
+    it holds another profile or seed, or (without ``force``) another count, chunking or solver
+    version than this ``generate`` asks for."""
+    if not card_path.exists():
+        return None
+    try:
+        old = json.loads(card_path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(old, dict):
+        return None
+    directory = card_path.parent
+    if (old.get("seed"), old.get("profile")) != (seed, profile):
+        raise DataError(
+            f"{directory} holds profile {old.get('profile')!r} seed {old.get('seed')}; "
+            f"use another out_dir for seed {seed} or delete it"
+        )
+    changes = _card_changes(old, n, chunk_size, version)
+    if changes and not force:
+        raise DataError(
+            f"{directory} holds another dataset ({'; '.join(changes)}); use another out_dir "
+            "(--out), or force=True (--force) to rewrite it"
+        )
+    return old
+
+
+def _chunks_to_solve(
+    directory: Path, plan: list[tuple[int, int]], seed: int, profile: str, version: str
+) -> tuple[list[tuple[int, int]], list[str]]:
+    """``(the chunks of the plan to solve, why each invalid chunk file is replaced)``: missing
+    chunks and those whose file does not read back as this dataset's."""
+    todo: list[tuple[int, int]] = []
+    replaced: list[str] = []
+    for a, b in plan:
+        path = directory / _chunk_name(a, b)
+        if not path.exists():
+            todo.append((a, b))
+            continue
+        try:
+            _read_chunk(path, a, b, seed, profile, version)
+        except _Foreign:
+            raise
+        except DataError as e:
+            replaced.append(str(e))
+            todo.append((a, b))
+    return todo, replaced
+
+
+def _dataset_card(
+    profile: str,
+    seed: int,
+    n: int,
+    chunk_size: int,
+    plan: list[tuple[int, int]],
+    solver: tuple[str, str],
+    data: DealData,
+) -> dict[str, Any]:
+    """The JSON card of a generated dataset (``solver``: its version and where that came
+    from)."""
+    version, version_source = solver
     rules = profile_rules(profile)
-    card = {
+    return {
         "format": FORMAT_VERSION,
         "profile": profile,
         "presets": [p for p, q in PRESET_PROFILE.items() if q == profile],
@@ -467,17 +512,6 @@ def generate(
         "split": f"test when splitmix64(deal index) % 100 < {TEST_PERCENT}",
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    _write_card(card_path, card)
-    solved = sum(b - a for a, b in todo)
-    return GenerateReport(
-        directory=directory,
-        card=card,
-        reused=len(plan) - len(todo),
-        solved=len(todo),
-        replaced=replaced,
-        seconds=time.perf_counter() - t0,
-        seconds_per_deal=solve_seconds / solved if solved else None,
-    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -185,11 +185,11 @@ def deal_calls(
 # ---------------------------------------------------------------------------------------------
 
 
-class ModelNotFittedError(ModelError, NotFittedError):
+class ModelNotFittedError(ModelError, NotFittedError):  # type: ignore[misc]  # scikit-learn is untyped: its classes are Any
     """A :class:`BidModel` used before ``fit`` (scikit-learn's ``NotFittedError`` too)."""
 
 
-class BidModel(ClassifierMixin, BaseEstimator):
+class BidModel(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # scikit-learn is untyped: its classes are Any
     """Distribution of a seat's play-out tricks (and of its guaranteed tricks) from its hand.
 
     ``fit(X, y)`` and ``predict_proba(X) -> (n, 14)``, with ``X`` and ``y`` as the module
@@ -205,7 +205,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
     #: models pickled before the parameter existed were trained without it
     augment_side_suits: bool = False
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (scikit-learn's estimator contract: every parameter is an __init__ argument)
         self,
         profile: str = "modern",
         learner: str = "hgb",
@@ -447,7 +447,7 @@ class BidModel(ClassifierMixin, BaseEstimator):
         return self._playout_proba(x_in, self._features(x_in))
 
     def _playout_proba(self, x_in: np.ndarray, x: np.ndarray) -> np.ndarray:
-        conditioned = getattr(self, "conditioned_", None)
+        conditioned: Head | None = getattr(self, "conditioned_", None)
         known = x_in[:, 2] == 1
         if conditioned is None or not known.any():
             return self.playout_.proba(x)
@@ -489,7 +489,8 @@ class BidModel(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: npt.ArrayLike) -> np.ndarray:
         """Most likely play-out trick count of each hand."""
-        return self.predict_proba(X).argmax(axis=1)
+        labels: np.ndarray = self.predict_proba(X).argmax(axis=1)
+        return labels
 
     def expected_tricks(self, X: npt.ArrayLike) -> np.ndarray:
         """Mean of the play-out distribution of each hand."""

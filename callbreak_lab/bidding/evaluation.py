@@ -136,7 +136,8 @@ class ScoreRow:
 def call_scores(calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) -> np.ndarray:
     """Score in tenths of each ``calls[i]`` taking ``tricks[i]`` (vectorised ``rules.score``)."""
     lo = int(legal_calls(rules)[0])
-    return score_matrix(rules)[np.asarray(calls) - lo, np.asarray(tricks)]
+    scores: np.ndarray = score_matrix(rules)[np.asarray(calls) - lo, np.asarray(tricks)]
+    return scores
 
 
 def score_row(name: str, calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) -> ScoreRow:
@@ -174,7 +175,8 @@ def paired_gap(a: np.ndarray, b: np.ndarray, deal: np.ndarray) -> tuple[float, f
 
 def clairvoyant_calls(tricks: np.ndarray, rules: Ruleset) -> np.ndarray:
     """Call the tricks actually taken, clamped to the ruleset's call range."""
-    return np.clip(tricks, rules.min_call, rules.max_call)
+    calls: np.ndarray = np.clip(tricks, rules.min_call, rules.max_call)
+    return calls
 
 
 def log_loss(proba: np.ndarray, y: np.ndarray) -> float:
@@ -486,7 +488,7 @@ def conditioning_rows(model: BidModel, test: HandSet, rules: Ruleset) -> list[Sc
     ]
 
 
-def evaluate_model(
+def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, Monte Carlo and curve)
     rules: str | Ruleset,
     data_dir: str | Path,
     *,
@@ -548,33 +550,9 @@ def evaluate_model(
             )
         say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
         t0 = time.perf_counter()
-        rows = np.random.default_rng(seed).choice(
-            len(test), min(mc_hands, len(test)), replace=False
+        report.mc_table, report.mc_gap = _mc_comparison(
+            test, ruleset, bid_model, mc_hands, mc_layouts, seed
         )
-        sub = test.take(np.sort(rows))
-        dists = np.array(
-            [
-                mc_distribution(int(m), int(s), ruleset, mc_layouts, seed + i)
-                for i, (m, s) in enumerate(zip(sub.masks, sub.seats, strict=True))
-            ]
-        )
-        table = caller_table(sub, ruleset, bid_model, sub.playout)
-        mc_calls = best_calls(dists, ruleset).call
-        table.insert(1, score_row("monte_carlo", mc_calls, sub.playout, ruleset))
-        report.mc_table = table
-        sub_proba = bid_model.predict_proba(encode_hands(sub.masks, sub.seats))
-        model_calls = best_calls(sub_proba, ruleset).call
-        gap, gap_se = paired_gap(
-            call_scores(model_calls, sub.playout, ruleset) / 10.0,
-            call_scores(mc_calls, sub.playout, ruleset) / 10.0,
-            sub.deal,
-        )
-        report.mc_gap = {
-            "model_minus_mc": gap,
-            "se": gap_se,
-            "mc_log_loss": log_loss(np.clip(dists, 1e-15, 1), sub.playout),
-            "model_log_loss": log_loss(sub_proba, sub.playout),
-        }
         seconds["monte_carlo"] = time.perf_counter() - t0
     if learning_fractions:
         say("learning curve")
@@ -586,27 +564,66 @@ def evaluate_model(
         seconds["learning_curve"] = time.perf_counter() - t0
     report.seconds = seconds
     if out_dir is not None:
-        out = Path(out_dir)
-        tag = ruleset.name.replace("+", "_")
-        report.files["calibration_png"] = str(
-            plot_calibration(
-                proba, test.playout, out / f"calibration-{tag}.png",
-                title=f"{profile}: reliability of P(play-out tricks ≥ c)",
+        _write_report(report, proba, test.playout, ruleset, Path(out_dir))
+    return report
+
+
+def _mc_comparison(
+    test: HandSet, ruleset: Ruleset, bid_model: BidModel, hands: int, layouts: int, seed: int
+) -> tuple[list[ScoreRow], dict[str, float]]:
+    """``evaluate_model``'s Monte Carlo table on ``hands`` held-out hands (the reference's row
+    second) and the model's paired gap to the reference."""
+    rows = np.random.default_rng(seed).choice(len(test), min(hands, len(test)), replace=False)
+    sub = test.take(np.sort(rows))
+    dists = np.array(
+        [
+            mc_distribution(int(m), int(s), ruleset, layouts, seed + i)
+            for i, (m, s) in enumerate(zip(sub.masks, sub.seats, strict=True))
+        ]
+    )
+    table = caller_table(sub, ruleset, bid_model, sub.playout)
+    mc_calls = best_calls(dists, ruleset).call
+    table.insert(1, score_row("monte_carlo", mc_calls, sub.playout, ruleset))
+    sub_proba = bid_model.predict_proba(encode_hands(sub.masks, sub.seats))
+    model_calls = best_calls(sub_proba, ruleset).call
+    gap, gap_se = paired_gap(
+        call_scores(model_calls, sub.playout, ruleset) / 10.0,
+        call_scores(mc_calls, sub.playout, ruleset) / 10.0,
+        sub.deal,
+    )
+    return table, {
+        "model_minus_mc": gap,
+        "se": gap_se,
+        "mc_log_loss": log_loss(np.clip(dists, 1e-15, 1), sub.playout),
+        "model_log_loss": log_loss(sub_proba, sub.playout),
+    }
+
+
+def _write_report(
+    report: EvaluationReport, proba: np.ndarray, playout: np.ndarray, ruleset: Ruleset, out: Path
+) -> None:
+    """The plots and ``evaluation-<rules>.json`` of ``report`` into ``out`` (their paths go
+    into ``report.files``)."""
+    profile = report.profile
+    tag = ruleset.name.replace("+", "_")
+    report.files["calibration_png"] = str(
+        plot_calibration(
+            proba, playout, out / f"calibration-{tag}.png",
+            title=f"{profile}: reliability of P(play-out tricks ≥ c)",
+        )
+    )  # fmt: skip
+    if report.learning:
+        report.files["learning_curve_png"] = str(
+            plot_learning_curve(
+                report.learning, out / f"learning-curve-{tag}.png",
+                title=f"{profile} under {ruleset.name}: held-out score vs training size",
             )
         )  # fmt: skip
-        if report.learning:
-            report.files["learning_curve_png"] = str(
-                plot_learning_curve(
-                    report.learning, out / f"learning-curve-{tag}.png",
-                    title=f"{profile} under {ruleset.name}: held-out score vs training size",
-                )
-            )  # fmt: skip
-        json_path = out / f"evaluation-{tag}.json"
-        record = report.to_dict()
-        # the plots sit beside the JSON: name them relative to it, so the record stays true
-        # wherever the folder is copied
-        record["files"] = {k: Path(v).name for k, v in report.files.items()}
-        with atomic_open(json_path) as f:
-            f.write((json.dumps(record, indent=2) + "\n").encode())
-        report.files["json"] = str(json_path)
-    return report
+    json_path = out / f"evaluation-{tag}.json"
+    record = report.to_dict()
+    # the plots sit beside the JSON: name them relative to it, so the record stays true
+    # wherever the folder is copied
+    record["files"] = {k: Path(v).name for k, v in report.files.items()}
+    with atomic_open(json_path) as f:
+        f.write((json.dumps(record, indent=2) + "\n").encode())
+    report.files["json"] = str(json_path)

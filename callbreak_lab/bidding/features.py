@@ -347,7 +347,8 @@ def hand_features(masks: npt.ArrayLike, seats: npt.ArrayLike | None = None) -> n
     acc[:, _COL["ruff_potential"]] = np.minimum(acc[:, _SHORTNESS], acc[:, _LOOSE_SPADES])
     if n:
         acc[np.arange(n), _COL["seat_0"] + seat_arr] = 1.0
-    return acc[:, :N_FEATURES].astype(np.float32)
+    out: np.ndarray = acc[:, :N_FEATURES].astype(np.float32)
+    return out
 
 
 #: The six orders of the side suits (clubs, diamonds, hearts): ``SIDE_SUIT_ORDERS[k][s]`` is
@@ -378,7 +379,8 @@ def mask_of(hand: HasMask | int | np.integer) -> int:
 def features_for(hand: HasMask | int | np.integer, seat: int = 0) -> np.ndarray:
     """Feature vector ``(N_FEATURES,)`` float32 for one hand (a ``Hand`` or an int mask)."""
     mask = mask_of(hand)
-    return hand_features(np.array([mask], dtype=np.uint64), np.array([seat]))[0]
+    row: np.ndarray = hand_features(np.array([mask], dtype=np.uint64), np.array([seat]))[0]
+    return row
 
 
 def feature_dict(hand: HasMask | int | np.integer, seat: int = 0) -> dict[str, float]:

@@ -28,16 +28,18 @@ FAST_ROWS = 64
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
+    out: np.ndarray = 0.5 * (1.0 + np.tanh(0.5 * z))
+    return out
 
 
 def _softmax(raw: np.ndarray) -> np.ndarray:
     raw = raw - raw.max(axis=1, keepdims=True)
     e = np.exp(raw)
-    return e / e.sum(axis=1, keepdims=True)
+    out: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return out
 
 
-class OrdinalLogit(BaseEstimator):
+class OrdinalLogit(BaseEstimator):  # type: ignore[misc]  # scikit-learn is untyped: its classes are Any
     """Proportional-odds model ``P(y <= k | x) = sigmoid(theta_k - x @ beta)`` for ``y`` in 0..13.
 
     Features are standardised; ``alpha`` is the L2 penalty on ``beta`` (per sample). Thresholds
@@ -121,7 +123,7 @@ def make_learner(learner: str, params: dict[str, Any]) -> Any:
 
 def full_proba(est: Any, x: np.ndarray) -> np.ndarray:
     """``est.predict_proba`` spread into 14 columns (classes never seen get 0)."""
-    p = est.predict_proba(x)
+    p: np.ndarray = est.predict_proba(x)
     classes = np.asarray(est.classes_, dtype=np.int64)
     if p.shape[1] == TRICK_COUNTS and np.array_equal(classes, np.arange(TRICK_COUNTS)):
         return p

@@ -65,7 +65,6 @@ from callbreak_lab.bidding.estimator import (
     NO_CALL,
     X_COLUMNS,
     BidModel,
-    ModelError,
     ModelNotFittedError,
     call_features,
     encode_hands,
@@ -73,7 +72,7 @@ from callbreak_lab.bidding.estimator import (
 )
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
 from callbreak_lab.cards import Hand, check_seat
-from callbreak_lab.errors import HandError
+from callbreak_lab.errors import HandError, ModelError
 from callbreak_lab.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 

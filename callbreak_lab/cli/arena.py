@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from callbreak_lab.cli.base import Output
+from callbreak_lab.cli.base import Output, Parser, Subparsers
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 
 
-def add_arena(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_arena(sub: Subparsers, common: Parser) -> None:
     from callbreak_lab.arena.players import BUILTINS, CHEATER_CALLS, STRONG_VARIANTS
 
     p = sub.add_parser(

@@ -6,14 +6,18 @@ from __future__ import annotations
 import argparse
 import re
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["PROG", "Output", "Parser", "UsageError", "parse_ints", "rules_of"]
+__all__ = ["PROG", "Output", "Parser", "Subparsers", "UsageError", "parse_ints", "rules_of"]
 
 PROG = "callbreak-lab"
+
+#: what ``add_subparsers`` of a :class:`Parser` returns, which each ``add_<name>`` adds its
+#: command to (a string: argparse's class is generic only in its type stubs)
+Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
 
 
 class Parser(argparse.ArgumentParser):

@@ -7,7 +7,15 @@ import argparse
 import json
 import sys
 
-from callbreak_lab.cli.base import PROG, Output, UsageError, parse_ints, rules_of
+from callbreak_lab.cli.base import (
+    PROG,
+    Output,
+    Parser,
+    Subparsers,
+    UsageError,
+    parse_ints,
+    rules_of,
+)
 from callbreak_lab.fileio import read_lines
 
 __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
@@ -16,7 +24,7 @@ __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 # --- generate -------------------------------------------------------------------------------------
 
 
-def add_generate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_generate(sub: Subparsers, common: Parser) -> None:
     from callbreak_lab.bidding.datasets import DEFAULT_CHUNK
 
     p = sub.add_parser(
@@ -97,7 +105,7 @@ def cmd_generate(args: argparse.Namespace) -> Output:
 # --- evaluate / evaluate-model --------------------------------------------------------------------
 
 
-def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_evaluate(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "evaluate",
         parents=[common],
@@ -126,7 +134,8 @@ def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
         "--jobs",
         type=int,
         default=1,
-        help="worker processes for --monte-carlo (-1: all cores; about 1-2 s per layout each)",
+        help="worker processes for --monte-carlo (-1: all cores; what a layout costs: "
+        'benchmarks/RESULTS.md, "Service")',
     )
     p.set_defaults(run=cmd_evaluate)
 
@@ -192,7 +201,7 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
     raise SystemExit(2 if bad else 0)  # output already printed line by line
 
 
-def add_evaluate_model(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_evaluate_model(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "evaluate-model",
         parents=[common],

@@ -6,14 +6,14 @@ import argparse
 from typing import Any
 
 from callbreak_lab.cards import Deal, Hand
-from callbreak_lab.cli.base import Output, parse_ints, rules_of
+from callbreak_lab.cli.base import Output, Parser, Subparsers, parse_ints, rules_of
 from callbreak_lab.errors import IllegalPlayError, UsageError
 from callbreak_lab.rules import PRESETS, format_tenths
 
 # --- score ----------------------------------------------------------------------------------------
 
 
-def add_score(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_score(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "score",
         parents=[common],
@@ -52,7 +52,7 @@ def cmd_score(args: argparse.Namespace) -> Output:
 # --- legal ----------------------------------------------------------------------------------------
 
 
-def add_legal(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_legal(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "legal",
         parents=[common],
@@ -101,7 +101,7 @@ def _trick_cards(text: str) -> list[Any]:
 # --- rules ----------------------------------------------------------------------------------------
 
 
-def add_rules(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_rules(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "rules",
         parents=[common],
@@ -147,7 +147,7 @@ def cmd_rules(args: argparse.Namespace) -> Output:
 # --- deal -----------------------------------------------------------------------------------------
 
 
-def add_deal(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_deal(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "deal",
         parents=[common],

@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 
 from callbreak_lab import __version__
 from callbreak_lab.cli import arena, bidding, game, serve, solve
-from callbreak_lab.cli.base import PROG, Output
+from callbreak_lab.cli.base import PROG, Output, Subparsers
 from callbreak_lab.cli.base import Parser as _Parser
 from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.rules import PRESETS
 
-Adder = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
+Adder = Callable[[Subparsers, _Parser], None]
 COMMANDS: list[Adder] = [
     *game.COMMANDS,
     *solve.COMMANDS,

@@ -6,13 +6,13 @@ import argparse
 import os
 from typing import Any
 
-from callbreak_lab.cli.base import Output
+from callbreak_lab.cli.base import Output, Parser, Subparsers
 from callbreak_lab.errors import UsageError
 
 # --- serve ----------------------------------------------------------------------------------------
 
 
-def add_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_serve(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "serve",
         parents=[common],

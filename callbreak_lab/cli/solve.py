@@ -11,14 +11,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from callbreak_lab.cards import Card, Deal
-from callbreak_lab.cli.base import PROG, Output, UsageError, parse_ints, rules_of
+from callbreak_lab.cli.base import (
+    PROG,
+    Output,
+    Parser,
+    Subparsers,
+    UsageError,
+    parse_ints,
+    rules_of,
+)
 from callbreak_lab.errors import CallbreakLabError, SolverInputError
 from callbreak_lab.fileio import read_lines
 
 # --- line / analyse -----------------------------------------------------------------------------
 
 
-def add_line(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_line(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "line",
         parents=[common],
@@ -61,7 +69,7 @@ def cmd_line(args: argparse.Namespace) -> Output:
     return Output(line.text(detail=not args.brief), line.to_dict())
 
 
-def add_analyse(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_analyse(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "analyse",
         parents=[common],
@@ -165,7 +173,7 @@ def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
     return Output(text, {"games": [r.to_dict() for r in reviews]})
 
 
-def add_advise(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_advise(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "advise",
         parents=[common],
@@ -229,7 +237,7 @@ def cmd_advise(args: argparse.Namespace) -> Output:
     return Output(f"seat {k.seat} to play at {where}\n{sd.text()}", sd.to_dict())
 
 
-def add_solve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+def add_solve(sub: Subparsers, common: Parser) -> None:
     p = sub.add_parser(
         "solve",
         parents=[common],

@@ -295,7 +295,7 @@ def _name(seat: int, names: Sequence[str] | None) -> str:
     return names[seat] if names else f"seat {seat}"
 
 
-def _seat(
+def _seat(  # noqa: PLR0913  (one seat's drawing state, as table_svg's loop has it)
     seat: int,
     side: str,
     hand: Hand,
@@ -353,7 +353,7 @@ def _seat(
     return "".join(out)
 
 
-def table_svg(
+def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label and hide)
     position: Position,
     bottom_seat: int = 0,
     highlight: Mapping[CardLike, object] | Iterable[CardLike] | None = None,

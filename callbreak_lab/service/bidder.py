@@ -49,7 +49,8 @@ def _normal_dist(mean: float, sd: float) -> np.ndarray:
     cdf = [0.5 * (1 + math.erf((e - mean) / (sd * math.sqrt(2)))) for e in edges]
     p = np.diff(np.array(cdf, dtype=np.float64))
     p = np.clip(p, 0.0, None)
-    return p / p.sum()
+    dist: np.ndarray = p / p.sum()
+    return dist
 
 
 def _profile(rules: Ruleset) -> str | None:

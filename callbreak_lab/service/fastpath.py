@@ -1,17 +1,19 @@
 """A lean path for the hot ``POST /v1/evaluate`` request.
 
-An evaluation costs about 0.2 ms of model work; FastAPI's routing, dependency solving and
-response handling around it cost more than that. This ASGI layer answers the plain, valid case
-(a JSON body that validates, no Monte Carlo check) itself, with the same request model, the same
-library call and the same response model as the FastAPI route, and hands everything else (bad
-input, a Monte Carlo request, any other path) to the app unchanged, the body replayed. So every
-error is still produced, and documented, by the route in ``v1.py``; the lean path cannot answer
-differently from it (``tests/test_service.py`` compares the two).
+An evaluation's model work is small, and FastAPI's routing, dependency solving and response
+handling around it cost more than it does (benchmarks/RESULTS.md, "Service"). This ASGI layer
+answers the plain, valid case (a JSON body that validates, no Monte Carlo check) itself, with
+the same request model, the same library call and the same response model as the FastAPI
+route, and hands everything else (bad input, a Monte Carlo request, any other path) to the app
+unchanged, the body replayed. So every error is still produced, and documented, by the route
+in ``v1.py``; the lean path cannot answer differently from it (``tests/test_service.py``
+compares the two).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +31,8 @@ PATH = "/v1/evaluate"
 def _is_json(scope: Scope) -> bool:
     """True for a ``content-type`` of ``application/json`` (any parameters): other JSON-ish
     types are left to the route, which knows them all."""
-    for key, value in scope.get("headers", ()):
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers", ())
+    for key, value in headers:
         if key == b"content-type":
             return value.split(b";", 1)[0].strip().lower() == b"application/json"
     return False

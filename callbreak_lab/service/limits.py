@@ -74,12 +74,13 @@ class Settings:
     #: room for the last sample's tail)
     monte_carlo_share: float = 0.5
     #: most layouts a decision of a single-dummy review (``/v1/analyse`` ``single_dummy``; 422
-    #: above): a whole deal's review at 16 takes about 3-12 s of one worker (RESULTS.md,
-    #: "Single-dummy advice"); the review stops judging at ``monte_carlo_share`` of the bound
+    #: above): a whole deal's review at 32 layouts on two threads, about the work of 16 on one
+    #: worker, is in benchmarks/RESULTS.md, "Single-dummy advice"; the review stops judging at
+    #: ``monte_carlo_share`` of the bound
     review_layouts_max: int = 16
     #: most layouts of one ``/v1/advise`` decision (422 above); its job answers with the
-    #: layouts solved by ``monte_carlo_share`` of the bound (a first-trick decision of 32
-    #: layouts takes about a second of one worker, its slowest several)
+    #: layouts solved by ``monte_carlo_share`` of the bound (what a first-trick decision of 32
+    #: layouts costs, and its heavy tail: benchmarks/RESULTS.md, "Single-dummy advice")
     advise_layouts_max: int = 256
     #: number of solver worker processes
     workers: int = field(default_factory=_default_workers)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._consts import ABOVE, HI, LO, POP, kernel
+from ._consts import ABOVE, HI, LO, POP, Ints, kernel
 
 
 @kernel
-def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
+def quick_bounds(  # noqa: C901, PLR0912  (the sure-trick counts in turn, each able to stop early: one numba kernel of the hot path)
+    hands: Ints, leader: int, target: int, left: int, vr: int, lo_stop: int = 99, hi_stop: int = -1
+) -> tuple[int, int, int, int]:
     """(lower, upper, lower_marks, upper_marks): bounds on the target's tricks out of the
     ``left`` remaining ones, and the cards (52-bit masks) whose relative ranks they rely on
     (for partition search; suit lengths are always part of a table entry). ``vr``: the void
@@ -92,20 +94,22 @@ def quick_bounds(hands, leader, target, left, vr, lo_stop=99, hi_stop=-1):
 
 
 @kernel
-def others_of(hands, q, s):
+def others_of(hands: Ints, q: int, s: int) -> int:
     """The cards of suit ``s`` held by the three seats other than ``q`` (hands are disjoint)."""
-    return (hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]) & ~hands[q, s]
+    live: int = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+    mine: int = hands[q, s]
+    return live & ~mine
 
 
 @kernel
-def _lower_cap(hands, q):
+def _lower_cap(hands: Ints, q: int) -> int:
     """A cheap cap on ``_lower(hands, leader, q, vr)`` whoever leads: ``q``'s spades plus its
     cards of each side suit whose top card is above every other player's card of that suit.
     Every count in ``_lower`` is at most that: its spade counts (top spades, drawn rounds plus
     the rest) never exceed ``q``'s spades, and a side suit yields tricks (``_rounds`` cashing,
     or the off-lead winners above every enemy card) only when ``q``'s top card of it is above
     every other card of it, and then at most ``q``'s length in it."""
-    cap = POP[hands[q, 3]]
+    cap: int = POP[hands[q, 3]]
     for s in range(3):
         h = hands[q, s]
         if h == 0:
@@ -117,7 +121,7 @@ def _lower_cap(hands, q):
 
 
 @kernel
-def spade_margin(mine, theirs, stop=99):
+def spade_margin(mine: int, theirs: int, stop: int = 99) -> tuple[int, int]:
     """(margin, mark): the most tricks the top spades of ``mine`` win against the spades
     ``theirs`` whatever the order: over ``mine``'s top ``j`` spades, ``j`` minus the spades of
     ``theirs`` above the ``j``-th (each beats at most one of them), maximised over ``j``;
@@ -143,7 +147,7 @@ def spade_margin(mine, theirs, stop=99):
 
 
 @kernel
-def _lower(hands, leader, target, vr, stop=99):
+def _lower(hands: Ints, leader: int, target: int, vr: int, stop: int = 99) -> tuple[int, int]:
     """(tricks, marks): tricks ``target`` takes for sure against the other three seats."""
     tsp = hands[target, 3]
     osp = others_of(hands, target, 3)
@@ -179,7 +183,7 @@ def _lower(hands, leader, target, vr, stop=99):
 
 
 @kernel
-def _rounds(hands, target, s):
+def _rounds(hands: Ints, target: int, s: int) -> tuple[int, int]:
     """(k, card): the target, leading suit ``s`` round after round, wins the first ``k`` rounds
     whatever the others play (ruffs aside): its ``i``-th card beats the top card of every enemy
     still holding ``i`` or more cards of the suit. ``card`` (52-bit) is the lowest card whose
@@ -205,7 +209,9 @@ def _rounds(hands, target, s):
 
 
 @kernel
-def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark, stop=99):
+def _cash_on_lead(  # noqa: C901, PLR0912, PLR0915  (two plans counted side by side in one pass over the suits; a numba kernel)
+    hands: Ints, target: int, tsp: int, osp: int, sp0: int, sp0mark: int, stop: int = 99
+) -> tuple[int, int]:
     """(tricks, marks) the target takes for sure on lead, by the better of two plans.
 
     A: draw trumps round by round as long as each round is sure to win (``_rounds`` on spades:
@@ -281,13 +287,16 @@ def _cash_on_lead(hands, target, tsp, osp, sp0, sp0mark, stop=99):
 
 
 @kernel
-def _bits(m):
+def _bits(m: int) -> int:
     """Number of cards in a 52-bit mask."""
-    return POP[m & 0x1FFF] + POP[(m >> 13) & 0x1FFF] + POP[(m >> 26) & 0x1FFF] + POP[m >> 39]
+    n: int = POP[m & 0x1FFF] + POP[(m >> 13) & 0x1FFF] + POP[(m >> 26) & 0x1FFF] + POP[m >> 39]
+    return n
 
 
 @kernel
-def _side_winners_off_lead(hands, target, tsp, osp, vr, stop=99):
+def _side_winners_off_lead(  # noqa: C901, PLR0912  (the two counts of the docstring's proof in one pass; a numba kernel)
+    hands: Ints, target: int, tsp: int, osp: int, vr: int, stop: int = 99
+) -> tuple[int, int]:
     """(tricks, marks) the target takes for sure while an enemy is on lead, when it holds a
     spade above every enemy spade (a "master").
 
@@ -413,7 +422,9 @@ GUESS_SHIFT = 1.5
 
 
 @kernel
-def guess_features(hands, leader, target, left, lb, ub, out):
+def guess_features(  # noqa: C901, PLR0912, PLR0915  (one feature after another into out; a numba kernel)
+    hands: Ints, leader: int, target: int, left: int, lb: int, ub: int, out: Ints
+) -> None:
     """The features of the first-probe estimate (``GUESS_FEATURES``) into ``out`` (int64, so a
     kernel can use its scratch rows): the sure-trick bounds, the target's spades and honours
     (4, 2, 1 for the top three cards still out of a suit), short side suits, the enemies'
@@ -474,16 +485,18 @@ def guess_features(hands, leader, target, left, lb, ub, out):
 
 
 @kernel
-def first_guess(hands, leader, target, left, lb, ub, fl, buf):
+def first_guess(
+    hands: Ints, leader: int, target: int, left: int, lb: int, ub: int, fl: int, buf: Ints
+) -> int:
     """The first null-window probe of a solve from a trick boundary: a linear estimate of the
     target's value (``guess_features`` times ``GUESS_COEF[fl]``, ``fl`` = must-beat * 2 + void
     rule), plus ``GUESS_SHIFT``, rounded down. ``buf``: 16 int64 of scratch.
 
-    A probe at the value and one just above it cost about the same, but the estimate errs by
-    about a trick either way (rms 0.8-0.9), and a wrong probe below the value costs a whole
-    proof in a hard solve, so the estimate leans high (coefficients from
-    ``scripts/fit_first_guess.py``; measurements: benchmarks/HISTORY.md, "Solver constants and
-    layouts")."""
+    A probe at the value and one just above it cost about the same, but the estimate errs
+    either way, and a wrong probe below the value costs a whole proof in a hard solve, so the
+    estimate leans high (coefficients from ``scripts/fit_first_guess.py``; its error and the
+    measurements: benchmarks/HISTORY.md, "Solver constants and layouts" and "Figures from the
+    source comments")."""
     guess_features(hands, leader, target, left, lb, ub, buf)
     est = GUESS_SHIFT
     for i in range(N_GUESS_FEATURES):

@@ -29,13 +29,26 @@ import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 from numba.core import config as numba_config
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+#: the kernels' arrays, int64 throughout: hands ``[4, 4]`` of suit masks, the search's rows and
+#: scratch (the kernels read their scalars out of them as plain ints)
+Ints = npt.NDArray[np.int64]
+
+
+class _Jit(Protocol):
+    """numba's ``njit(...)`` as the kernels' callers see it: the dispatcher it returns is
+    called like the function it compiles."""
+
+    def __call__(self, func: _F, /) -> _F: ...
+
 
 #: The sources the compiled kernels depend on: this file (constants and tables the kernels read
 #: as globals) and every module that defines a kernel (``tests/test_numba_cache.py`` checks that
@@ -116,8 +129,8 @@ KERNEL_CACHE = kernel_cache_dir()
 
 # ``_nrt`` is a private numba option its type stubs do not know; ``NUMBA_DISABLE_JIT=1`` ignores
 # it with the rest.
-_jit_cached = njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
-_jit_uncached = njit(cache=False, nogil=True, _nrt=False)  # type: ignore[call-overload]
+_jit_cached: _Jit = njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
+_jit_uncached: _Jit = njit(cache=False, nogil=True, _nrt=False)  # type: ignore[call-overload]
 # numba reads ``config.CACHE_DIR`` when a cached function is decorated; the lock keeps two
 # threads importing at once from restoring each other's value.
 _CONFIG_LOCK = threading.Lock()

@@ -212,7 +212,7 @@ class Engine:
             self.clear()
             self.clears += 1
 
-    def job(
+    def job(  # noqa: PLR0913  (a search's parameters, as the kernels take them)
         self,
         hands: np.ndarray,
         trick: Sequence[int],

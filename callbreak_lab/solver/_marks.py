@@ -9,12 +9,12 @@ legal-card rule compared against, and the cards of a searched sibling.
 
 from __future__ import annotations
 
-from ._consts import LO, RANK, SUIT, kernel
+from ._consts import LO, RANK, SUIT, Ints, kernel
 from ._moves import rep_of, trick_info
 
 
 @kernel
-def trick_mark(tc, ts):
+def trick_mark(tc: Ints, ts: int) -> tuple[int, int]:
     """(winner offset, mask of the winning card if it beat a card of its own suit, else 0)."""
     _led, best, wo = trick_info(tc, ts, 4)
     bs = SUIT[best]
@@ -25,7 +25,7 @@ def trick_mark(tc, ts):
 
 
 @kernel
-def all_moves_mark(hand, legal, led, vr, lmark):
+def all_moves_mark(hand: Ints, legal: Ints, led: int, vr: int, lmark: int) -> int:
     """The legal-card mark a result needs when every legal move gave it (a node whose moves all
     failed to cut off): none when the rules' comparison excluded no card of the class the mover
     had to play from (the suit led, the spades, or the whole hand).
@@ -47,7 +47,7 @@ def all_moves_mark(hand, legal, led, vr, lmark):
 
 
 @kernel
-def cut_mark(tc, ts, pos, c, lmark):
+def cut_mark(tc: Ints, ts: int, pos: int, c: int, lmark: int) -> int:
     """The legal-card mark a cutoff by card ``c`` needs: ``c`` itself when it beat the compared
     card in its suit (in a position agreeing on the cards down to ``c``, the compared card is
     lower, so ``c`` beats it and is legal again), else the compared card."""
@@ -60,7 +60,7 @@ def cut_mark(tc, ts, pos, c, lmark):
 
 
 @kernel
-def sibling_skips(mine, lv, c, rel):
+def sibling_skips(mine: int, lv: int, c: int, rel: int) -> int:
     """The mover's cards (52-bit) whose result equals that of ``c``, just searched with
     relevant cards ``rel``: the other cards of ``c``'s suit below the suit's lowest relevant
     card, when ``c`` is below it too (partition search's argument: the positions after the two
@@ -68,14 +68,14 @@ def sibling_skips(mine, lv, c, rel):
     equivalent cards reaches a relevant card is kept: it stands for cards the argument does not
     cover. ``mine``: the mover's cards of the suit; ``lv``: the suit's live cards, those already
     in the trick included (13-bit masks)."""
-    s = SUIT[c]
+    s: int = SUIT[c]
     rs = (rel >> (13 * s)) & 0x1FFF & lv
     m = 13
     if rs != 0:
         m = LO[rs]
     if RANK[c] >= m:
         return 0
-    low = mine & ((1 << m) - 1) & ~(1 << RANK[c])
+    low: int = mine & ((1 << m) - 1) & ~(1 << RANK[c])
     if m < 13 and (mine >> m) & 1:
         # drop the run of the mover's cards that ends at the relevant card m
         low &= (1 << (rep_of(s * 13 + m, mine, lv) % 13)) - 1
@@ -83,9 +83,9 @@ def sibling_skips(mine, lv, c, rel):
 
 
 @kernel
-def suit_live(hands, tc, ts, pos, s):
+def suit_live(hands: Ints, tc: Ints, ts: int, pos: int, s: int) -> int:
     """The live cards of suit ``s`` (13-bit), the ``pos`` cards already in the trick included."""
-    lv = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
+    lv: int = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     for j in range(pos):
         cc = tc[ts + j]
         if SUIT[cc] == s:

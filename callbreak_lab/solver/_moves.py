@@ -7,21 +7,21 @@ of the current trick (and of the whole search line): the trick containing ply ``
 
 from __future__ import annotations
 
-from ._consts import ABOVE, HI, LO, POP, RANK, SUIT, kernel
+from ._consts import ABOVE, HI, LO, POP, RANK, SUIT, Ints, kernel
 
 
 @kernel
 def beats(c: int, b: int) -> bool:
     """True when card ``c``, played after ``b``, would beat it (spades are trump)."""
-    cs = SUIT[c]
-    bs = SUIT[b]
+    cs: int = SUIT[c]
+    bs: int = SUIT[b]
     if cs == bs:
         return c > b
     return cs == 3
 
 
 @kernel
-def trick_info(tc, ts, pos):
+def trick_info(tc: Ints, ts: int, pos: int) -> tuple[int, int, int]:
     """(led suit, winning card so far, offset of its player) of the ``pos`` cards at ``tc[ts:]``."""
     best = tc[ts]
     led = SUIT[best]
@@ -35,7 +35,9 @@ def trick_info(tc, ts, pos):
 
 
 @kernel
-def legal_suits(hand, pos, led, best, mb, vr, ban, out):
+def legal_suits(  # noqa: C901, PLR0912  (the legal-card rule case by case, as docs/rules.md states it; a numba kernel)
+    hand: Ints, pos: int, led: int, best: int, mb: int, vr: int, ban: int, out: Ints
+) -> int:
     """Fill ``out[s]`` with the legal cards of suit ``s`` for ``hand`` (a row of suit masks).
 
     ``mb`` must_beat 0/1, ``vr`` void rule 0 strict / 1 win_only, ``ban`` 1 when the first-trick
@@ -82,22 +84,24 @@ def legal_suits(hand, pos, led, best, mb, vr, ban, out):
 
 
 @kernel
-def can_beat(hand, c, led):
+def can_beat(hand: Ints, c: int, led: int) -> bool:
     """Whether a player holding ``hand`` could beat card ``c`` in a trick led in suit ``led``."""
-    cs = SUIT[c]
-    f = hand[led]
+    cs: int = SUIT[c]
+    f: int = hand[led]
     if f != 0:
         return cs == led and (f & ABOVE[RANK[c] + 1]) != 0
+    sp: int = hand[3]
     if cs == 3:
-        return (hand[3] & ABOVE[RANK[c] + 1]) != 0
-    return hand[3] != 0
+        higher: int = ABOVE[RANK[c] + 1]
+        return (sp & higher) != 0
+    return sp != 0
 
 
 @kernel
-def rep_of(card, mine, live):
+def rep_of(card: int, mine: int, live: int) -> int:
     """The lowest card of the run of equivalent cards (of one suit) that contains ``card``."""
-    s = SUIT[card]
-    r = RANK[card]
+    s: int = SUIT[card]
+    r: int = RANK[card]
     while True:
         below = live & ((1 << r) - 1)
         if below == 0:
@@ -109,7 +113,7 @@ def rep_of(card, mine, live):
 
 
 @kernel
-def run_above(card, mine, live):
+def run_above(card: int, mine: int, live: int) -> int:
     """52-bit mask of the cards of ``mine`` (a 13-bit suit mask) equivalent to ``card`` and
     above it."""
     s = SUIT[card]
@@ -126,7 +130,7 @@ def run_above(card, mine, live):
 
 
 @kernel
-def coalition_takes(hands, leader, target, c):
+def coalition_takes(hands: Ints, leader: int, target: int, c: int) -> bool:  # noqa: PLR0911  (one return per case; a numba kernel)
     """Whether the other seats surely win the trick when ``leader`` (not the target) leads
     ``c``: a partner covers the target's best card of the suit or ruffs it, or tops the target's
     ruff (a move-ordering guess: the must-follow rules aside, it is not a proof)."""
@@ -160,7 +164,7 @@ def coalition_takes(hands, leader, target, c):
 
 
 @kernel
-def lead_replies(hands, mover, c, mb, vr, live, out):
+def lead_replies(hands: Ints, mover: int, c: int, mb: int, vr: int, live: Ints, out: Ints) -> int:
     """How many distinct cards (one per run of equivalent cards) the three other seats may play
     to the lead ``c`` by ``mover``, summed (each judged against ``c`` alone, as if the first to
     follow). ``live``: the live cards of each suit; ``out``: scratch for the legal cards."""
@@ -182,32 +186,32 @@ def lead_replies(hands, mover, c, mb, vr, live, out):
 
 
 @kernel
-def gen_moves(
-    hands,
-    mover,
-    target,
-    leader,
-    pos,
-    tc,
-    ts,
-    led,
-    best,
-    wo,
-    mb,
-    vr,
-    ban,
-    hint,
-    killer,
-    use_equiv,
-    use_order,
-    use_mob,
-    mv,
-    p,
-    legal,
-    live,
-    scores,
-    spare,
-):
+def gen_moves(  # noqa: C901, PLR0912, PLR0913, PLR0915  (generation and ordering in one pass; a numba kernel takes its state as scalars and scratch arrays)
+    hands: Ints,
+    mover: int,
+    target: int,
+    leader: int,
+    pos: int,
+    tc: Ints,
+    ts: int,
+    led: int,
+    best: int,
+    wo: int,
+    mb: int,
+    vr: int,
+    ban: int,
+    hint: int,
+    killer: int,
+    use_equiv: int,
+    use_order: int,
+    use_mob: int,
+    mv: Ints,
+    p: int,
+    legal: Ints,
+    live: Ints,
+    scores: Ints,
+    spare: Ints,
+) -> tuple[int, int]:
     """Write the moves to try at ply ``p`` into ``mv[p]`` (best first); return (how many, mask
     of the trick card whose rank the legal-card rules compared).
 

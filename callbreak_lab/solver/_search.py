@@ -37,6 +37,7 @@ from ._consts import (
     ST_TT_HITS,
     ST_TT_STORES,
     SUIT,
+    Ints,
     kernel,
 )
 from ._marks import all_moves_mark, cut_mark, sibling_skips, suit_live, trick_mark
@@ -44,6 +45,7 @@ from ._moves import can_beat, gen_moves, run_above, trick_info
 from ._table import (
     DEEP,
     TOPK,
+    Table,
     bucket_of,
     card_of_rel,
     codes_after_trick,
@@ -122,7 +124,19 @@ def new_workspace() -> Workspace:
 
 
 @kernel
-def _store(hands, pl, p, r, card, rel, target, fl, table, gen, stats):
+def _store(  # noqa: PLR0913  (a numba kernel: the node's state as scalars and arrays)
+    hands: Ints,
+    pl: Ints,
+    p: int,
+    r: int,
+    card: int,
+    rel: int,
+    target: int,
+    fl: int,
+    table: Table,
+    gen: int,
+    stats: Ints,
+) -> None:
     """Record the result of a searched trick-boundary node in the table."""
     base = pl[p, F_BASE]
     if base < 0:
@@ -148,7 +162,7 @@ def _store(hands, pl, p, r, card, rel, target, fl, table, gen, stats):
 
 
 @kernel
-def probe(hands, problem, k, ws, table, run):
+def probe(hands: Ints, problem: Problem, k: int, ws: Workspace, table: Table, run: Run) -> int:  # noqa: C901, PLR0912, PLR0915  (the whole search in one loop over an explicit stack, as cache=True needs)
     """1 when ``problem.target`` can take at least ``k`` of the remaining tricks, else 0; -1 when
     stopped: ``run.ctl[0]`` no longer equals ``run.job`` (another thread finished the search
     first).
@@ -436,7 +450,16 @@ def probe(hands, problem, k, ws, table, run):
 
 
 @kernel
-def solve_root(hands, problem, lo, hi, guess, ws, table, run):
+def solve_root(  # noqa: C901, PLR0912  (bounds, first guess and the MTD(f) loop; a numba kernel)
+    hands: Ints,
+    problem: Problem,
+    lo: int,
+    hi: int,
+    guess: int,
+    ws: Workspace,
+    table: Table,
+    run: Run,
+) -> int:
     """Exact value in ``[lo, hi]`` (bounds known to hold) by null-window probes; -1 when
     stopped (``probe``'s ``run.ctl`` and ``run.job``).
 

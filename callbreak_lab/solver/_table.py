@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._consts import HI, POP, kernel
+from ._consts import HI, POP, Ints, kernel
 
 WAYS = 128
 #: buckets in a spill chain (a full bucket spills into ``base ^ (j * WAYS)``, j = 1, 2, ...).
@@ -101,14 +101,14 @@ _LANES_HI = 0x0080808080808080 - (1 << 63)
 
 
 @kernel
-def _zero_lanes(x):
+def _zero_lanes(x: int) -> int:
     """Bit ``8j + 7`` set for byte lanes ``j`` of ``x`` that are zero. The lowest flag is exact;
     a lane above a zero lane may be flagged too (the borrow), never a zero lane missed."""
     return (x - _LANES_LO) & ~x & _LANES_HI
 
 
 @kernel
-def _first_lane(flags):
+def _first_lane(flags: int) -> int:
     """Index of the lowest flagged lane of a ``_zero_lanes`` result (8 if none): the first
     empty slot of a word."""
     for j in range(8):
@@ -118,7 +118,7 @@ def _first_lane(flags):
 
 
 @kernel
-def suit_codes(hands, codes):
+def suit_codes(hands: Ints, codes: Ints) -> None:
     """Fill ``codes[s]``: owners of the live cards of suit ``s``, highest first, 2 bits each."""
     for s in range(4):
         h1 = hands[1, s]
@@ -138,7 +138,7 @@ def suit_codes(hands, codes):
 
 
 @kernel
-def codes_after_trick(hands, tc, ts, before, codes):
+def codes_after_trick(hands: Ints, tc: Ints, ts: int, before: Ints, codes: Ints) -> None:
     """``codes`` (as ``suit_codes`` gives them) after the trick ``tc[ts:ts + 4]`` from the codes
     ``before`` it: each card's two bits are cut out at its place among its suit's live cards,
     instead of walking every live card again (a hot spot of hard solves)."""
@@ -158,7 +158,7 @@ def codes_after_trick(hands, tc, ts, before, codes):
 
 
 @kernel
-def length_word(hands, leader):
+def length_word(hands: Ints, leader: int) -> int:
     """``w0``: 15 suit lengths (the last one follows from the others) and the leader."""
     w = 0
     i = 0
@@ -172,7 +172,7 @@ def length_word(hands, leader):
 
 
 @kernel
-def _scan_word(word, pat):
+def _scan_word(word: int, pat: int) -> tuple[int, int]:
     """(flags of the lanes before the word's first empty slot whose byte equals the pattern's,
     index of that first empty lane or 8): one word of a bucket scan."""
     cand = _zero_lanes(word ^ pat)
@@ -188,7 +188,7 @@ _P2 = 2147483587
 
 
 @kernel
-def bucket_of(w0, tflags, codes, nslots, level):
+def bucket_of(w0: int, tflags: int, codes: Ints, nslots: int, level: int) -> tuple[int, int]:
     """(first slot of the bucket, fingerprint 1..127) of a group at a hashing ``level``: the
     length word, target/rule bits and the owners of the top ``level`` cards of each suit.
 
@@ -215,38 +215,38 @@ def bucket_of(w0, tflags, codes, nslots, level):
 
 
 @kernel
-def pack(lower, upper, best, left, depth, drs):
+def pack(lower: int, upper: int, best: int, left: int, depth: int, drs: int) -> int:
     """An entry's data in one word: bounds (4 bits each), best lead + 1 (7 bits), tricks left
     (4), cards in the pattern (6), each suit's relevant depth (4 bits a suit)."""
     return lower | (upper << 4) | ((best + 1) << 8) | (left << 15) | (depth << 19) | (drs << 25)
 
 
 @kernel
-def d_lower(d):
+def d_lower(d: int) -> int:
     """Lower bound of packed entry data."""
     return d & 15
 
 
 @kernel
-def d_upper(d):
+def d_upper(d: int) -> int:
     """Upper bound of packed entry data."""
     return (d >> 4) & 15
 
 
 @kernel
-def d_best(d):
+def d_best(d: int) -> int:
     """Best lead (relative code, -1 if none) of packed entry data."""
     return ((d >> 8) & 127) - 1
 
 
 @kernel
-def d_depth(d, s):
+def d_depth(d: int, s: int) -> int:
     """The depth suit ``s``'s result relied on, of packed entry data."""
     return (d >> (25 + 4 * s)) & 15
 
 
 @kernel
-def check_of(w0, k1, k2, d):
+def check_of(w0: int, k1: int, k2: int, d: int) -> int:
     """Check word of an entry (keys and data): two polynomial hashes modulo primes below 2**31
     over 31-bit pieces, so no product overflows (the same value with and without the JIT)."""
     h1 = 17
@@ -267,7 +267,7 @@ def check_of(w0, k1, k2, d):
 
 
 @kernel
-def _matches(k1, k2, f1, f2, codes):
+def _matches(k1: int, k2: int, f1: int, f2: int, codes: Ints) -> bool:
     """An entry with these key words (its ``w0`` already equal) covers a position with these
     suit codes."""
     if (k1 >> 60) != f1 or (k2 >> 60) != f2:
@@ -281,7 +281,9 @@ def _matches(k1, k2, f1, f2, codes):
 
 
 @kernel
-def tt_lookup(table, base, fp, w0, f1, f2, codes, need):
+def tt_lookup(
+    table: Table, base: int, fp: int, w0: int, f1: int, f2: int, codes: Ints, need: int
+) -> tuple[int, int]:
     """Scan a bucket: (1, data) if an entry proves >= need, (0, data) if one proves < need,
     else (-1, data of an entry with a best lead or -1); ``data`` is the entry's packed word.
 
@@ -324,7 +326,7 @@ def tt_lookup(table, base, fp, w0, f1, f2, codes, need):
 
 
 @kernel
-def entry_marks(d, hands):
+def entry_marks(d: int, hands: Ints) -> int:
     """Relevant-card mask (52-bit) of an entry (its packed data ``d``) in the current position:
     per suit, the lowest of the top ``d_depth(d, s)`` live cards (the ranks its result relied
     on, without the cards the key holds only for hashing)."""
@@ -343,7 +345,20 @@ def entry_marks(d, hands):
 
 
 @kernel
-def tt_store(table, gen, w0, f1, f2, codes, hands, rel, left, lower, upper, best):
+def tt_store(  # noqa: C901, PLR0912, PLR0913, PLR0915  (key, chain scan and victim in one pass over the table's arrays; a numba kernel)
+    table: Table,
+    gen: int,
+    w0: int,
+    f1: int,
+    f2: int,
+    codes: Ints,
+    hands: Ints,
+    rel: int,
+    left: int,
+    lower: int,
+    upper: int,
+    best: int,
+) -> None:
     """Store bounds for every position agreeing on the cards at or above the relevant ones, in
     the chain of the deepest hashing level the pattern covers (``gen``: the search's
     generation)."""
@@ -441,21 +456,22 @@ def tt_store(table, gen, w0, f1, f2, codes, hands, rel, left, lower, upper, best
 
 
 @kernel
-def rel_of(card, live_s):
+def rel_of(card: int, live_s: int) -> int:
     """Relative code of a card: suit * 16 + number of live cards of its suit above it."""
     r = card % 13
-    return (card // 13) * 16 + POP[live_s >> (r + 1)]
+    above: int = POP[live_s >> (r + 1)]
+    return (card // 13) * 16 + above
 
 
 @kernel
-def card_of_rel(rel, hands):
+def card_of_rel(rel: int, hands: Ints) -> int:
     """Absolute card for a relative code in the current position (-1 if none)."""
     s = rel // 16
     idx = rel % 16
     live = hands[0, s] | hands[1, s] | hands[2, s] | hands[3, s]
     n = 0
     while live != 0:
-        r = HI[live]
+        r: int = HI[live]
         live ^= 1 << r
         if n == idx:
             return s * 13 + r

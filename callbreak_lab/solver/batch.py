@@ -170,8 +170,7 @@ def values_and_playouts(
 
     Much cheaper than ``tables_and_playouts`` when the other seats' values are not wanted: the
     play-out never needs the other seats' values at the root, and those root solves hold most
-    of a table's cost (modern layouts around one hand: 75 s for table and play-out, 19 s for
-    the seat's value and the play-out)."""
+    of a table's cost (benchmarks/HISTORY.md, "The Monte Carlo reference")."""
     seat = check_seat(seat)
     roots = _roots(deals, rules)
     out = _run(_seat_chunk, [(r, seat) for r in roots], n_jobs, progress)

@@ -264,11 +264,12 @@ class CallingTrainer(Observable):
     expected score under the forecast; the session keeps totals for the person and the model and
     the share of calls matching the model's. ``table=True`` also plays each deal out at a table
     of four ``strong`` players (the arena's rules: each sees only its own hand), once with the
-    person's call and once with the model's, and keeps those scores too (a second or two a
-    hand): how the call fares in real play, not only against the double-dummy play-out.
+    person's call and once with the model's, and keeps those scores too (two boards of play a
+    hand; a board's cost: benchmarks/RESULTS.md, "Arena"): how the call fares in real play, not
+    only against the double-dummy play-out.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (the public keyword API: the backends are injectable for tests)
         self,
         preset: str = "modern",
         seed: int = 0,

@@ -1,9 +1,10 @@
 """The kernel manager of the Voilà page (``make app``): a cap on kernels and two idle timeouts.
 
-Voilà starts one kernel per page view (190-450 MB each) and shuts it down when the page says
-goodbye, which a closed laptop, a killed browser or a lost connection never does. Jupyter's own
-culler (``cull_idle_timeout``, ``cull_interval``) removes kernels idle that long; with
-``cull_connected`` False (the default) it spares pages still open, so this manager adds:
+Voilà starts one kernel per page view (its memory: benchmarks/RESULTS.md, "Notebook app") and
+shuts it down when the page says goodbye, which a closed laptop, a killed browser or a lost
+connection never does. Jupyter's own culler (``cull_idle_timeout``, ``cull_interval``) removes
+kernels idle that long; with ``cull_connected`` False (the default) it spares pages still open,
+so this manager adds:
 
 * ``max_kernels``: a new page view beyond that many kernels gets "503 Service Unavailable" (a
   clear message, no kernel) instead of memory for one more kernel;
@@ -59,7 +60,7 @@ class AppKernelManager(AsyncMappingKernelManager):
         """Jupyter's culling (kernels without a page), plus connected kernels idle for longer
         than ``cull_connected_timeout``."""
         if self.cull_connected_timeout > 0 and kernel_id in self.list_kernel_ids():
-            model = self.kernel_model(kernel_id)
+            model = self.kernel_model(kernel_id)  # type: ignore[no-untyped-call]  # jupyter_server
             kernel = self.get_kernel(kernel_id)
             last = getattr(kernel, "last_activity", None)
             busy = model.get("execution_state") == "busy"
@@ -71,6 +72,6 @@ class AppKernelManager(AsyncMappingKernelManager):
                         kernel_id,
                         int(idle.total_seconds()),
                     )
-                    await ensure_async(self.shutdown_kernel(kernel_id))
+                    await ensure_async(self.shutdown_kernel(kernel_id))  # type: ignore[no-untyped-call]
                     return
-        await super().cull_kernel_if_idle(kernel_id)
+        await super().cull_kernel_if_idle(kernel_id)  # type: ignore[no-untyped-call]  # jupyter_server

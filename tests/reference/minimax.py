@@ -53,7 +53,7 @@ def is_trumped(trick: Sequence[int]) -> bool:
     return bool(trick) and suit(trick[0]) != SPADES and any(suit(c) == SPADES for c in trick)
 
 
-def legal(
+def legal(  # noqa: C901, PLR0911  (the reference reads as the rules brief does, one return per case)
     hand: frozenset[int],
     trick: Sequence[int],
     must_beat: bool,
@@ -213,7 +213,7 @@ def _search(
     return max(values) if mover == target else min(values)
 
 
-def _value_after(
+def _value_after(  # noqa: PLR0913  (the search state, passed down as the brief names it)
     hands: Hands,
     trick: list[int],
     leader: int,
