@@ -180,7 +180,7 @@ class SingleDummy:
         return self.text()
 
 
-def advise(
+def advise(  # noqa: PLR0913  (the public keyword API: the table, then the judgement's options)
     hand: Hand | str | Iterable[CardLike],
     plays: str | Sequence[CardLike] = "",
     rules: Ruleset | str | None = None,
@@ -214,7 +214,7 @@ def _check_int(name: str, x: object, low: int) -> int:
     return int(x)
 
 
-def single_dummy_values(
+def single_dummy_values(  # noqa: PLR0913  (the public keyword API, as advise)
     position: Position,
     seat: int,
     calls: Iterable[int] | str | None = None,

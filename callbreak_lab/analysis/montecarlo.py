@@ -121,7 +121,7 @@ def _solve_until(
     return np.array(dd, dtype=np.int64), np.array(po, dtype=np.int64)
 
 
-def monte_carlo(
+def monte_carlo(  # noqa: PLR0913  (the public keyword API: hand, layouts, constraints, limits)
     hand: HandLike,
     seat: int,
     rules: Ruleset | str,

@@ -423,7 +423,7 @@ def _check(layouts: int, seed: int, seats: Iterable[int] | None) -> tuple[int, .
     return chosen
 
 
-def review_play(
+def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the judgement's options)
     deal: Deal | str,
     plays: str | Sequence[CardLike],
     rules: Ruleset | str,

@@ -113,7 +113,7 @@ def _check_card(answer: Any, pos: Position) -> tuple[Card | None, str | None, st
     return card, None, ""
 
 
-def play_deal(
+def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, each fault handled where it happens)
     deal: Deal | str,
     rules: Ruleset | str,
     players: Sequence[Any],

@@ -335,7 +335,7 @@ def _whole(x: object, what: str, low: int) -> int:
     return int(x)
 
 
-def run(
+def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, backend, records)
     players: Sequence[PlayerSpec],
     rules: Ruleset | str = "online",
     deals: int = 10,

@@ -181,19 +181,22 @@ def point_mass(tricks: int) -> np.ndarray:
 def expected_scores(dist: npt.ArrayLike, rules: ScoringRules) -> np.ndarray:
     """Expected score in tenths of each legal call: shape ``(n_calls,)`` or ``(n, n_calls)``."""
     arr = _validate(dist)
-    return arr @ score_matrix(rules).T
+    out: np.ndarray = arr @ score_matrix(rules).T
+    return out
 
 
 def make_probabilities(dist: npt.ArrayLike, rules: ScoringRules) -> np.ndarray:
     """P(the call is made) for each legal call: shape ``(n_calls,)`` or ``(n, n_calls)``."""
     arr = _validate(dist)
-    return np.clip(arr @ made_matrix(rules).T, 0.0, 1.0)
+    out: np.ndarray = np.clip(arr @ made_matrix(rules).T, 0.0, 1.0)
+    return out
 
 
 def _argbest(expected: np.ndarray) -> np.ndarray:
     """Index of the best call along the last axis; ties (within TIE_TOLERANCE) -> lowest."""
     best = expected.max(axis=-1, keepdims=True)
-    return np.argmax(expected >= best - TIE_TOLERANCE, axis=-1)
+    out: np.ndarray = np.argmax(expected >= best - TIE_TOLERANCE, axis=-1)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,7 +263,8 @@ class CallAdviceBatch:
     def expected_score(self) -> np.ndarray:
         """Expected score (tenths) of each chosen call, shape (n,)."""
         rows = np.arange(len(self))
-        return self.expected[rows, self.call - self.calls[0]]
+        out: np.ndarray = self.expected[rows, self.call - self.calls[0]]
+        return out
 
 
 def best_calls(dists: npt.ArrayLike, rules: ScoringRules) -> CallAdviceBatch:

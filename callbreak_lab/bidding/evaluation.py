@@ -551,7 +551,7 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
         say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
         t0 = time.perf_counter()
         report.mc_table, report.mc_gap = _mc_comparison(
-            test, ruleset, bid_model, mc_hands, mc_layouts, seed
+            test, ruleset, bid_model, mc_hands, mc_layouts, seed, mc_distribution
         )
         seconds["monte_carlo"] = time.perf_counter() - t0
     if learning_fractions:
@@ -569,7 +569,13 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
 
 
 def _mc_comparison(
-    test: HandSet, ruleset: Ruleset, bid_model: BidModel, hands: int, layouts: int, seed: int
+    test: HandSet,
+    ruleset: Ruleset,
+    bid_model: BidModel,
+    hands: int,
+    layouts: int,
+    seed: int,
+    mc_distribution: McDistribution,
 ) -> tuple[list[ScoreRow], dict[str, float]]:
     """``evaluate_model``'s Monte Carlo table on ``hands`` held-out hands (the reference's row
     second) and the model's paired gap to the reference."""

@@ -152,7 +152,7 @@ def _code(need: tuple[int, ...]) -> int:
     return need[0] + 14 * (need[1] + 14 * (need[2] + 14 * need[3]))
 
 
-def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:
+def _plan(fixed: list[int], voids: list[set[int]]) -> _Plan:  # noqa: C901  (the counting plan's cases, each one exact)
     """Count the consistent layouts suit by suit (exactly, in Python ints) and turn the counts into
     sampling tables. Raises SolverInputError when no layout exists."""
     known_all = fixed[0] | fixed[1] | fixed[2] | fixed[3]

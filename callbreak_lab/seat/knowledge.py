@@ -67,7 +67,7 @@ def beats_trick(card: int, trick: Sequence[int]) -> bool:
     return (card >= 39 and card > best) or (best < 39 and card // 13 == led and card > best)
 
 
-def inference(
+def inference(  # noqa: PLR0911  (one return per rule that tells something)
     rules: Ruleset, trick: Sequence[int], card: int, first_trick: bool = False
 ) -> tuple[set[int], int]:
     """What playing ``card`` to ``trick`` (the cards before it) under ``rules`` shows about the

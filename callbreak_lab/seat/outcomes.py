@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -147,7 +146,7 @@ def _in_turn(
     return Solved(tuple(index), tuple(values), stopped, slowest)
 
 
-def _side_by_side(
+def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the deadline)
     k: Knowledge,
     rows: np.ndarray,
     deadline: float | None,
@@ -182,10 +181,17 @@ def _side_by_side(
             times.append(time.perf_counter() - t0)
 
     crew = team(threads)
-    pending: dict[Future[Any], int] = {}
+    pending: dict[Future[tuple[dict[int, int] | None, bool]], int] = {}
+
+    def start(i: int) -> None:
+        def task(_eng: object) -> tuple[dict[int, int] | None, bool]:
+            return solve_row(i)
+
+        pending[crew.run(task, gate)] = i
+
     queue = iter(range(total))
     for i in itertools.islice(queue, threads):
-        pending[crew.run(lambda _eng, i=i: solve_row(i), gate)] = i
+        start(i)
     stopped = False
     done = 0
     try:
@@ -206,7 +212,7 @@ def _side_by_side(
                     stopped = stopped or nxt is not None
                     gate.set()  # a core is idle: the running layouts share it
                     continue
-                pending[crew.run(lambda _eng, i=nxt: solve_row(i), gate)] = nxt
+                start(nxt)
     finally:
         gate.set()  # no helper waits on a call that has ended
     ordered = sorted(results.items())

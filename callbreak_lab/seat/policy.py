@@ -211,30 +211,27 @@ class SearchPolicy:
         solved = solve_layouts(
             k, drawn.rows, time_limit=remaining, window=window, per_layout=per_layout
         )
-        base = {
-            "distinct": len(solved),
-            "candidates": drawn.candidates,
-            "ess": drawn.ess,
-            "window": window,
-            "slowest": solved.slowest,
-            "stopped": solved.stopped,
-        }
-        if not len(solved):
-            return Choice(
-                cheap, "cheap (no layout solved)", 0, **base,
-                elapsed_ms=(time.perf_counter() - t0) * 1000,
-            )  # fmt: skip
         weights = drawn.weights[list(solved.index)]
-        outcomes = card_outcomes(solved.values, weights, k.rules, own, k.won)
-        card = outcomes.best(objective)
-        if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
-            card, how = cheap, "cheap (search answered an illegal card)"
-        else:
-            how = "search"
+        outcomes = None
+        card, how = cheap, "cheap (no layout solved)"
+        if len(solved):
+            outcomes = card_outcomes(solved.values, weights, k.rules, own, k.won)
+            card, how = outcomes.best(objective), "search"
+            if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
+                card, how = cheap, "cheap (search answered an illegal card)"
         return Choice(
-            card, how, int(weights.sum()), **base, outcomes=outcomes.cards,
+            card,
+            how,
+            layouts=int(weights.sum()),
+            distinct=len(solved),
+            candidates=drawn.candidates,
+            ess=drawn.ess,
+            window=window,
+            outcomes={} if outcomes is None else outcomes.cards,
+            slowest=solved.slowest,
+            stopped=solved.stopped,
             elapsed_ms=(time.perf_counter() - t0) * 1000,
-        )  # fmt: skip
+        )
 
 
 #: the ``strong`` player's and the service bot's policy

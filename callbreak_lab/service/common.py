@@ -96,10 +96,10 @@ def parse_calls(value: str | list[int] | None, rules: Ruleset) -> Any:
     """Four calls in the ruleset's range, or None."""
     if value is None:
         return None
-    from callbreak_lab.analysis import lines
+    from callbreak_lab.game import parse_calls as parse_four
 
     try:
-        return lines.parse_calls(value, rules)
+        return parse_four(value, rules)
     except CallbreakLabError as e:
         raise FieldError("calls", str(e)) from None
 
