@@ -31,7 +31,8 @@ Built in, by name (``make_player``):
   uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick even
   without a budget, ``strong:exact`` finds every card's exact value in the first three tricks too
   rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
-  budget: the variants that measure each part);
+  budget, ``strong:match`` plays the match's last deal for the match: the variants that measure
+  each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -259,8 +260,9 @@ class StrongPlayer(PolicyPlayer):
     ``budget_ms``. The other parameters make its variants: ``objective="tricks"`` plays for the
     mean value, ``beta`` weighs the calls (0: uniform layouts), ``window_above`` the cards in
     the hands above which the values are placed against the call only (52: exact values
-    throughout), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time at
-    most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
+    throughout), ``match``: on the match's last deal it plays for the match
+    (``seat.matchplay``), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time
+    at most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
     with a budget, the last 40 cards without one)."""
 
     name = "strong"
@@ -274,6 +276,7 @@ class StrongPlayer(PolicyPlayer):
         beta: float | None = None,
         window_above: int | None = None,
         cap_layouts: bool = False,
+        match: bool = False,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -284,6 +287,7 @@ class StrongPlayer(PolicyPlayer):
             beta=STRONG.beta if beta is None else beta,
             window_above=STRONG.window_above if window_above is None else int(window_above),
             layout_share=LAYOUT_SHARE if cap_layouts else None,
+            match=match,
         )
         super().__init__(policy, budget_ms)
 
@@ -353,7 +357,7 @@ class CheaterPlayer:
 # --- registry -------------------------------------------------------------------------------------
 
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
-STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap")
+STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap", "match")
 
 BUILTINS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
@@ -397,6 +401,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             beta=0.0 if "uniform" in flags else None,
             window_above=52 if "exact" in flags else None,
             cap_layouts="cap" in flags,
+            match="match" in flags,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

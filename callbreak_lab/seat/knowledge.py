@@ -101,6 +101,38 @@ def inference(  # noqa: PLR0911  (one return per rule that tells something)
     return voids, excluded
 
 
+def _bhoos_standing(
+    request: Mapping[str, Any], seat_of: Any, rules: Ruleset
+) -> tuple[tuple[int, int, int, int] | None, int | None]:
+    """The match totals (tenths, by library seat) and the deals left after this one from a
+    Bhoos request's ``context`` (``round`` 1.., ``players[id].totalPoints``); None for what it
+    does not say in full."""
+    ctx = request.get("context")
+    ids = request.get("playerIds")
+    if not isinstance(ctx, Mapping) or not isinstance(ids, list) or len(ids) != 4:
+        return None, None
+    players = ctx.get("players")
+    totals: list[int] = [0, 0, 0, 0]
+    known = isinstance(players, Mapping)
+    for p, pid in enumerate(ids):
+        info = players.get(pid) if isinstance(players, Mapping) else None
+        points = info.get("totalPoints") if isinstance(info, Mapping) else None
+        if isinstance(points, bool) or not isinstance(points, int | float):
+            known = False
+            break
+        totals[seat_of(p)] = round(float(points) * 10)
+    round_ = ctx.get("round")
+    left = None
+    if (
+        rules.match_deals is not None
+        and isinstance(round_, int)
+        and not isinstance(round_, bool)
+        and 1 <= round_ <= rules.match_deals
+    ):
+        left = rules.match_deals - round_
+    return ((totals[0], totals[1], totals[2], totals[3]) if known else None), left
+
+
 def _four_calls(calls: Iterable[int | None] | None) -> tuple[int | None, ...]:
     """``calls`` of seats 0.. padded with None to four (None: not known)."""
     out: list[int | None] = [None if c is None else int(c) for c in (calls or ())]
@@ -127,6 +159,10 @@ class Knowledge:
     #: the calls of seats 0..3 (None: not known, e.g. still to be made)
     calls: tuple[int | None, ...] = (None, None, None, None)
     tricks_won: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: the match totals (tenths) of seats 0..3 before this deal, and the deals of the match
+    #: still to play after it (None: not known, the deal judged on its own)
+    totals: tuple[int, int, int, int] | None = None
+    deals_left: int | None = None
 
     # --- constructors ------------------------------------------------------------------------
 
@@ -158,8 +194,13 @@ class Knowledge:
 
     @classmethod
     def of_view(cls, view: SeatView) -> Knowledge:
-        """What the seat of an arena ``SeatView`` knows (the calls made so far included)."""
-        return cls.from_history(view.rules, view.seat, view.hand.mask, view.history, view.calls)
+        """What the seat of an arena ``SeatView`` knows (the calls made so far and the match's
+        standing included)."""
+        k = cls.from_history(view.rules, view.seat, view.hand.mask, view.history, view.calls)
+        k.totals = view.totals
+        if view.rules.match_deals is not None:
+            k.deals_left = max(0, view.rules.match_deals - view.deal_number)
+        return k
 
     @classmethod
     def at_table(
@@ -245,7 +286,9 @@ class Knowledge:
             history += [((start + i) % 4, c) for i, c in enumerate(t.cards)]
         leader = game.seat_of(game.tricks[-1].winner) if game.tricks else 0
         history += [((leader + i) % 4, c) for i, c in enumerate(game.played)]
-        return cls.from_history(rules, seat, game.hand.mask, history, calls)
+        k = cls.from_history(rules, seat, game.hand.mask, history, calls)
+        k.totals, k.deals_left = _bhoos_standing(request, game.seat_of, rules)
+        return k
 
     # --- the play -----------------------------------------------------------------------------
 

@@ -36,11 +36,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Hand, Suit
+from callbreak_lab.cards import Card, Hand, Suit, play_order_key
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
 from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, draw
+from callbreak_lab.seat.matchplay import MATCH_CARDS, match_chances, standing_matters
 from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layouts
 
 __all__ = [
@@ -126,6 +127,8 @@ class Choice:
     slowest: float = 0.0
     stopped: bool = False
     elapsed_ms: float = 0.0
+    #: each card's chance of winning the match (on the match's last deal, ``match=True``)
+    match: dict[Card, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (cards as text), best card first in ``outcomes``."""
@@ -140,6 +143,7 @@ class Choice:
             "outcomes": {str(c): o.to_dict() for c, o in self.outcomes.items()},
             "stopped": self.stopped,
             "elapsed_ms": round(self.elapsed_ms, 1),
+            "match": {str(c): round(p, 4) for c, p in self.match.items()},
         }
 
 
@@ -153,7 +157,9 @@ class SearchPolicy:
     the call (52: never); ``layout_share``: one layout may take this share of the time at most
     (None: all of it); ``search_cards``: cards in the hands above which the cheap card is played
     without search (None: 52 with a time limit, 40 without: 64 full-deal layouts take seconds);
-    ``budget_share``: the share of a time limit spent searching."""
+    ``budget_share``: the share of a time limit spent searching; ``match``: on the match's last
+    deal, with the standings known and not level, play the card with the best chance of winning
+    the match (``seat.matchplay``) once at most ``MATCH_CARDS`` cards are in the hands."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -163,6 +169,7 @@ class SearchPolicy:
     layout_share: float | None = None
     search_cards: int | None = None
     budget_share: float = 0.8
+    match: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -219,6 +226,17 @@ class SearchPolicy:
             card, how = outcomes.best(objective), "search"
             if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
                 card, how = cheap, "cheap (search answered an illegal card)"
+        chances: dict[Card, float] = {}
+        if how == "search" and outcomes is not None and self._for_the_match(k):
+            left = None
+            if time_limit is not None:
+                left = max(0.0, self.budget_share * time_limit - (time.perf_counter() - t0))
+            legal_cards = [c for c in outcomes.cards if (legal >> c) & 1]
+            rows = drawn.rows[list(solved.index)]
+            got = match_chances(k, rows, weights, legal_cards, left)
+            if got is not None:
+                chances = {c: p for c, (p, _se) in got.items()}
+                card, how = _match_card(chances, outcomes.cards), "match"
         return Choice(
             card,
             how,
@@ -231,7 +249,22 @@ class SearchPolicy:
             slowest=solved.slowest,
             stopped=solved.stopped,
             elapsed_ms=(time.perf_counter() - t0) * 1000,
+            match=chances,
         )
+
+    def _for_the_match(self, k: Knowledge) -> bool:
+        return self.match and k.cards_left <= MATCH_CARDS and standing_matters(k)
+
+
+def _match_card(chances: dict[Card, float], outcomes: dict[Card, CardOutcome]) -> Card:
+    """The card with the best chance of winning the match; between equal chances the best
+    expected score, then the best mean value, then the lowest card."""
+    top = max(chances.values())
+    best = [c for c, p in chances.items() if p >= top - 1e-9]
+    return min(
+        best,
+        key=lambda c: (-(outcomes[c].expected or 0.0), -outcomes[c].tricks, play_order_key(c)),
+    )
 
 
 #: the ``strong`` player's and the service bot's policy
