@@ -40,7 +40,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy callbreak_lab
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not stress" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 --durations=20 -m "not stress" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

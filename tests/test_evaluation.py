@@ -163,13 +163,18 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_evaluate_model_monte_carlo_table(model: BidModel) -> None:
+    from callbreak_lab.analysis.montecarlo import mc_distribution
+
     report = evaluate_model(
-        "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=1, learning_fractions=None
-    )
+        "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=1, learning_fractions=None,
+        mc_distribution=mc_distribution,
+    )  # fmt: skip
     assert [r.name for r in report.mc_table][:2] == ["model", "monte_carlo"]
     assert all(r.n == 2 for r in report.mc_table)
     assert set(report.mc_gap) >= {"model_minus_mc", "se"}
     assert "Monte Carlo subsample (2 hands)" in report.format()
+    with pytest.raises(ModelError, match="mc_hands needs mc_distribution"):
+        evaluate_model("modern", FIXTURE, model=model, mc_hands=2, learning_fractions=None)
 
 
 def test_evaluate_model_under_bonus_scoring(model: BidModel) -> None:
