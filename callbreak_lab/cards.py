@@ -4,7 +4,9 @@ A card is an int ``suit * 13 + rank`` (clubs 0, diamonds 1, hearts 2, spades 3; 
 deuce, 12 the ace). A hand is a 52-bit mask. A deal is four hands in seat order 0..3. Every type
 prints to a canonical text (``AS``, ``AKQ2.T98.765.432``) and parses every notation documented in
 ``docs/architecture.md``; ``repr()`` pastes back as code. Rendering lives in
-``callbreak_lab.render``.
+``callbreak_lab.render``. The three types share their parsers and the encoding constants, so
+they stay in one module (python-chess keeps its core types together the same way), a little
+over the project's usual size.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Request and response bodies of the service (pydantic 2), with the OpenAPI text they carry."""
+"""Request and response bodies of the service (pydantic 2), with the OpenAPI text they carry.
+
+Every body of every route is here, so the OpenAPI contract reads in one place; the module is
+long because the contract is (one class a body, each field described)."""
 
 from __future__ import annotations
 
