@@ -50,6 +50,33 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+#: the output files of the servers these tests started (the newest last), quoted when a wait fails
+SERVER_LOGS: list[Path] = []
+
+
+def spawn(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """Start ``cmd`` in a session of its own with its output going to a log file (a pipe that
+    nobody reads blocks a chatty server once it fills), registered in ``SERVER_LOGS``."""
+    fd, name = tempfile.mkstemp(prefix="cb-server-", suffix=".log")
+    SERVER_LOGS.append(Path(name))
+    try:
+        return subprocess.Popen(
+            cmd, stdout=fd, stderr=subprocess.STDOUT, start_new_session=True, **kwargs
+        )
+    finally:
+        os.close(fd)
+
+
+def log_tail(chars: int = 2000) -> str:
+    """The ends of the two newest server logs (a page's server and the browser): what a
+    failing wait shows."""
+    out = []
+    for path in SERVER_LOGS[-2:]:
+        text = path.read_text(errors="replace") if path.exists() else "(gone)"
+        out.append(f"\n--- the end of {path} ---\n{text[-chars:]}")
+    return "".join(out)
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """Stop a process group this test started."""
     try:
@@ -66,21 +93,20 @@ def _wait_http(url: str, proc: subprocess.Popen[bytes], seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-            pytest.fail(f"process exited early:\n{out[-3000:]}")
+            pytest.fail(f"process exited early{log_tail()}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
         except OSError:
             time.sleep(0.3)
-    pytest.fail(f"{url} did not answer in {seconds} s")
+    pytest.fail(f"{url} did not answer in {seconds} s{log_tail()}")
 
 
 @pytest.fixture(scope="module")
 def app_url() -> Iterator[str]:
     """`make app` on a free port."""
     port = _free_port()
-    proc = subprocess.Popen(
+    proc = spawn(
         [
             "make",
             "--no-print-directory",
@@ -89,9 +115,6 @@ def app_url() -> Iterator[str]:
             "APP_ARGS=--Voila.port_retries=0",
         ],
         cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
         env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
     )
     try:
@@ -137,7 +160,7 @@ class CDP:
             if value:
                 return value
             time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for: {expression}")
+        raise AssertionError(f"timed out waiting for: {expression}{log_tail()}")
 
     def click(self, selector: str) -> None:
         """A real mouse click (press and release) at the centre of the element."""
@@ -179,7 +202,7 @@ class CDP:
 def browser() -> Iterator[CDP]:
     """Headless Chromium with a fresh profile, connected over CDP."""
     profile = tempfile.mkdtemp(prefix="cb-chromium-")
-    proc = subprocess.Popen(
+    proc = spawn(
         [
             str(CHROMIUM),
             "--headless",
@@ -196,9 +219,6 @@ def browser() -> Iterator[CDP]:
             "--window-size=1280,1700",
             "about:blank",
         ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
     )
     try:
         port_file = Path(profile) / "DevToolsActivePort"

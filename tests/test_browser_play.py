@@ -12,13 +12,22 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import ARTIFACTS, CDP, CHROMIUM, REPO, _free_port, _stop, _wait_http, browser
+from test_browser import (
+    ARTIFACTS,
+    CDP,
+    CHROMIUM,
+    REPO,
+    _free_port,
+    _stop,
+    _wait_http,
+    browser,
+    spawn,
+)
 
 __all__ = ["browser"]  # the fixture, imported to be used here
 
@@ -31,18 +40,33 @@ NOTEBOOK = "notebooks/02_play_lines.ipynb"
 WIDTH, HEIGHT = 1280, 800
 
 
+def _warm_solver() -> None:
+    """Solve a decision and play a bot's card here first, so the notebook's kernel loads the
+    solver's compiled kernels from numba's cache instead of compiling them while the test's
+    clicks wait (on a fresh machine the other test workers compile at the same time)."""
+    from callbreak_lab.analysis.advice import single_dummy_values
+    from callbreak_lab.arena.players import make_player
+    from callbreak_lab.arena.referee import seat_view
+    from callbreak_lab.cards import Deal
+    from callbreak_lab.game import Position
+
+    pos = Position(Deal.random(0), "online")
+    single_dummy_values(pos, pos.to_move, [3, 3, 3, 3], layouts=2)
+    bot = make_player("strong")
+    bot.prepare(pos.rules)
+    bot.play(seat_view(pos, pos.to_move, [3, 3, 3, 3]))
+
+
 @contextlib.contextmanager
 def _voila(notebook: str) -> Iterator[str]:
     """``notebook`` served by Voilà on a free port (its URL), stopped afterwards."""
+    _warm_solver()
     port = _free_port()
     voila = Path(sys.executable).parent / "voila"
-    proc = subprocess.Popen(
+    proc = spawn(
         [str(voila), notebook, "--no-browser", "--Voila.ip=127.0.0.1", f"--port={port}",
          "--Voila.port_retries=0"],
         cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
         env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
     )  # fmt: skip
     try:
@@ -195,7 +219,7 @@ def test_a_person_plays_a_deal_against_the_bots(bots_url: str, browser: CDP) -> 
     browser.click("button.cb-play-call-button")  # the box's default call
     browser.wait("document.querySelectorAll('button.cb-play-card').length > 0", seconds=60)
     browser.click("button.cb-hint")
-    hint = browser.wait("document.querySelector('.cb-hint-table')?.innerText", seconds=120)
+    hint = browser.wait("document.querySelector('.cb-hint-table')?.innerText", seconds=240)
     assert "Hint:" in hint and "expected" in hint
     first = _shot(browser, ".cb-play-against-bots", "browser_bots_hint.png")
     assert first.stat().st_size > 20_000
