@@ -6,9 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from callbreak_lab.cli.base import PROG, Output, UsageError, parse_ints, rules_of
 from callbreak_lab.fileio import read_lines
+
+if TYPE_CHECKING:
+    from callbreak_lab.bidding.match import MatchCall
+    from callbreak_lab.bidding.model import Recommendation
 
 __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 
@@ -120,6 +125,21 @@ def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
         "number); a call-conditioned model (strict's) uses them",
     )
     p.add_argument(
+        "--totals",
+        default=None,
+        metavar="POINTS",
+        help="the match totals in points before this deal, seats 0..3 of this deal, e.g. "
+        "'0,0,31,-12': adds the call that gives the best chance of winning the match (with "
+        "--deal-of-match)",
+    )
+    p.add_argument(
+        "--deal-of-match",
+        type=int,
+        default=None,
+        metavar="K",
+        help="which deal of the match this is, 1..5 (with --totals; 1 alone: the first deal)",
+    )
+    p.add_argument(
         "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
     )
     p.add_argument(
@@ -134,6 +154,22 @@ def add_evaluate(sub: argparse._SubParsersAction, common: argparse.ArgumentParse
 def _earlier_calls(text: str | None) -> list[int] | None:
     """``--earlier-calls`` text ('3,4' or '3 4'; '' for none) as numbers."""
     return None if text is None else parse_ints(text, "evaluate: --earlier-calls")
+
+
+def _match(args: argparse.Namespace, rec: Recommendation) -> MatchCall:
+    """The match-aware call of ``--totals`` (points) and ``--deal-of-match``."""
+    from callbreak_lab.bidding.match import match_call_for
+    from callbreak_lab.equity import totals_of_points
+
+    totals = None if args.totals is None else totals_of_points(args.totals, "evaluate: --totals")
+    return match_call_for(
+        rec.distribution,
+        rec.seat,
+        rec.rules,
+        totals,
+        args.deal_of_match,
+        earlier_calls=rec.earlier_calls,
+    )
 
 
 def cmd_evaluate(args: argparse.Namespace) -> Output:
@@ -169,7 +205,14 @@ def cmd_evaluate(args: argparse.Namespace) -> Output:
                 "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
                 "distribution": mc.playout_dist.tolist(),
             }
-        return Output(ev.format_recommendation(rec, mc), data)
+        text = ev.format_recommendation(rec, mc)
+        if args.totals is not None or args.deal_of_match is not None:
+            match = _match(args, rec)
+            data["match"] = match.to_dict()
+            text += "\n\nfor the match: " + match.text()
+        return Output(text, data)
+    if args.totals is not None or args.deal_of_match is not None:
+        raise UsageError("evaluate: --totals and --deal-of-match work with one hand, not --file")
     if args.monte_carlo:
         raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
     if earlier is not None:
