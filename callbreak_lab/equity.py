@@ -78,6 +78,7 @@ __all__ = [
     "standing_text",
     "tenths_of_points",
     "totals_of_points",
+    "whole_or_none",
     "win_shares",
 ]
 
@@ -103,11 +104,20 @@ def _whole(x: object) -> bool:
     return isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_)
 
 
+def whole_or_none(x: object) -> int | None:
+    """``x`` as an int when it is a whole number (an int or a numpy integer, not a bool)."""
+    if isinstance(x, int | np.integer) and not isinstance(x, bool | np.bool_):
+        return int(x)
+    return None
+
+
 def check_totals(totals: object, what: str = "totals") -> tuple[int, int, int, int]:
     """``totals`` as four ints (tenths, ``31`` is 3.1 points), or a ``StandingError`` naming
     what is wrong: not a sequence, not four of them, or one that is not a whole number."""
     if isinstance(totals, str | bytes) or not isinstance(totals, Sequence | np.ndarray):
-        raise StandingError(f"{what} must be a list of four whole numbers of tenths, got {totals!r}")
+        raise StandingError(
+            f"{what} must be a list of four whole numbers of tenths, got {totals!r}"
+        )
     values = list(totals)
     if len(values) != 4:
         raise StandingError(f"{what} must be four totals, one a seat, got {len(values)}")
@@ -126,8 +136,9 @@ def tenths_of_points(value: object, what: str = "a total") -> int:
     4.2, as some servers send it); anything else is a ``StandingError``."""
     if isinstance(value, bool | np.bool_):
         raise StandingError(f"{what} must be a number of points, got {value!r}")
-    if _whole(value):
-        return 10 * int(value)  # type: ignore[call-overload]
+    whole = whole_or_none(value)
+    if whole is not None:
+        return 10 * whole
     if isinstance(value, float | np.floating):
         x = float(value)
         if not math.isfinite(x):
@@ -192,12 +203,13 @@ def check_deals_left(deals_left: object, rules: Ruleset | str) -> int:
     ``0..match_deals - 1``, or a ``StandingError``. With all of a match's deals still to play
     the totals are the start's, zero, and every seat's equity is a quarter."""
     n = match_length(rules)
-    if not _whole(deals_left) or not 0 <= int(deals_left) <= n - 1:  # type: ignore[call-overload]
+    d = whole_or_none(deals_left)
+    if d is None or not 0 <= d <= n - 1:
         raise StandingError(
             f"deals_left counts the deals still to play after the standing: 0..{n - 1} in a "
             f"match of {n} deals, got {deals_left!r}"
         )
-    return int(deals_left)  # type: ignore[call-overload]
+    return d
 
 
 def win_shares(finals: npt.ArrayLike) -> np.ndarray:
@@ -206,7 +218,8 @@ def win_shares(finals: npt.ArrayLike) -> np.ndarray:
     arr = np.asarray(finals)
     top = arr.max(axis=-1, keepdims=True)
     win = arr == top
-    return win / win.sum(axis=-1, keepdims=True)
+    shares: np.ndarray = win / win.sum(axis=-1, keepdims=True)
+    return shares
 
 
 def standing_text(totals: Sequence[int], seat: int) -> str:
@@ -518,12 +531,13 @@ class EquityModel:
         """Scores (tenths) a seat may take this deal, from the recorded deals ``rows``: the
         deal seat's own when its call is unknown, else every seat's that made the same call
         (empty when there are too few)."""
+        scores: np.ndarray = self.scores.scores[rows].astype(np.int32)
         if call is None:
-            return self.scores.scores[rows, seat].astype(np.int32)
+            return np.ascontiguousarray(scores[:, seat])
         mask = self.scores.calls[rows] == call
         if int(mask.sum()) < MIN_POOL:
             return np.zeros(0, dtype=np.int32)
-        return self.scores.scores[rows][mask].astype(np.int32)
+        return np.ascontiguousarray(scores[mask])
 
     def _call_pool(self, call: int) -> np.ndarray:
         """Scores of seats that called ``call``, from the whole recording; when fewer than
@@ -539,7 +553,8 @@ class EquityModel:
                 margin = tricks[near] - calls[near]
                 taken = np.clip(call + margin, 0, 13)
                 table = np.array([rules.score(call, t) for t in range(14)], dtype=np.int32)
-                return table[taken]
+                pool: np.ndarray = table[taken]
+                return pool
         raise ModelError(f"equity: fewer than {MIN_POOL} recorded seats in all")
 
     def others(
@@ -606,7 +621,9 @@ def recorded_preset(rules: Ruleset | str) -> str:
     r = Ruleset.coerce(rules)
     base = r.name.split("+")[0]
     preset = PRESETS.get(base)
-    differ = [] if preset is None else [f for f in DEAL_FIELDS if getattr(r, f) != getattr(preset, f)]
+    differ = (
+        [] if preset is None else [f for f in DEAL_FIELDS if getattr(r, f) != getattr(preset, f)]
+    )
     if preset is None or differ:
         verb = "differs" if len(differ) == 1 else "differ"
         why = f"{', '.join(differ)} {verb} from {base}'s" if preset is not None else "no preset"
@@ -618,7 +635,8 @@ def recorded_preset(rules: Ruleset | str) -> str:
 
 
 def shipped_path(preset: str) -> Traversable:
-    """The package resource of a preset's recorded deals, ``callbreak_lab/models/equity_<preset>.npz``."""
+    """The package resource of a preset's recorded deals,
+    ``callbreak_lab/models/equity_<preset>.npz``."""
     return resources.files("callbreak_lab").joinpath("models", f"equity_{preset}.npz")
 
 
@@ -659,4 +677,3 @@ def match_equity(
     m = model if model is not None else equity_model(r)
     p, se = m.equity(t, d)
     return Equity(r, t, d, _four(p), _four(se), len(m.scores))
-

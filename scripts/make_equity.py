@@ -131,7 +131,7 @@ def deal_figures(scores: DealScores) -> dict[str, Any]:
                 "mean_call": round(float(scores.calls[:, seat].mean()), 3),
             }
         )
-    corr = np.corrcoef(s.T)
+    corr = np.asarray(np.corrcoef(s.T))
     next_seat = float(np.mean([corr[i, (i + 1) % 4] for i in range(4)]))
     across = float(np.mean([corr[0, 2], corr[1, 3]]))
     return {

@@ -3,6 +3,7 @@ a direct simulation of whole matches, and the errors of bad standings."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -78,8 +79,8 @@ def test_a_larger_lead_gives_a_higher_equity() -> None:
         p0 = [match_equity((lead, 0, 0, 0), left, "online").p for lead in range(-100, 101, 5)]
         mine = [p[0] for p in p0]
         others = [p[1] for p in p0]
-        assert all(b >= a for a, b in zip(mine, mine[1:], strict=False))
-        assert all(b <= a for a, b in zip(others, others[1:], strict=False))
+        assert all(b >= a for a, b in itertools.pairwise(mine))
+        assert all(b <= a for a, b in itertools.pairwise(others))
         assert mine[0] < 0.05 and mine[-1] > 0.9 - 0.2 * left  # a ten-point lead, a ten behind
     # the more deals to come, the less a lead of 2 points is worth
     lead = [match_equity((20, 0, 0, 0), left, "online").p[0] for left in (1, 2, 3, 4)]

@@ -134,3 +134,125 @@ def test_a_target_score_match_has_no_match_call() -> None:
     # without a standing it is today's call under any rules
     rules = "pagat+match_deals=none+target_score=300"
     assert match_call(Hand.parse(HAND), 0, rules).call == recommend_call(HAND, 0, rules).call
+
+
+# --- the command line, the service and the bot ---------------------------------------------------
+
+
+def test_cli_evaluate_for_the_match(capsys: pytest.CaptureFixture[str]) -> None:
+    from callbreak_lab.cli import main
+
+    strong = "KQJ5.A98.AQ5.K32"
+    args = ["evaluate", "--rules", "online", strong, "--totals", "0,3,0,0", "--deal-of-match", "5"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "3 points behind with one deal left: a call of" in text and "wins the match" in text
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = match_call(strong, 0, "online", (0, 30, 0, 0), 5)
+    assert data["call"] == expected.points_call and data["match"]["call"] == expected.call
+    assert data["match"]["totals"] == [0, 30, 0, 0] and data["match"]["deals_left"] == 0
+    # the first deal alone needs no totals; the seat follows the earlier calls
+    assert main(["evaluate", "--rules", "strict", HAND, "--earlier-calls", "3,4",
+                 "--deal-of-match", "1", "--json"]) == 0  # fmt: skip
+    first = json.loads(capsys.readouterr().out)
+    assert first["match"]["seat"] == 2 and first["match"]["call"] == first["call"]
+    for bad, message in [
+        (["--totals", "0,3,0", "--deal-of-match", "5"], "--totals must be four totals"),
+        (["--totals", "0,3,x,0", "--deal-of-match", "5"], "seat 2's total must be a number"),
+        (["--totals", "0,3.25,0,0", "--deal-of-match", "5"], "at most one decimal"),
+        (["--totals", "0,3,0,0", "--deal-of-match", "6"], "1..5 in a match of 5 deals"),
+        (["--totals", "0,3,0,0"], "give the deal of the match"),
+        (["--deal-of-match", "3"], "needs the four totals"),
+    ]:
+        assert main(["evaluate", "--rules", "online", HAND, *bad]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+
+
+@pytest.fixture(scope="module")
+def client() -> object:
+    from fastapi.testclient import TestClient
+
+    from callbreak_lab.service import Settings, create_app
+
+    with TestClient(create_app(Settings(workers=1))) as c:
+        yield c
+
+
+def test_service_evaluate_for_the_match(client: object) -> None:
+    body = {"hand": HAND, "seat": 2, "rules": "online", "earlier_calls": [3, 4],
+            "totals": [4.2, 13.7, 10.6, -3], "deal_of_match": 5}  # fmt: skip
+    resp = client.post("/v1/evaluate", json=body)  # type: ignore[attr-defined]
+    assert resp.status_code == 200, resp.text
+    data = resp.json()
+    expected = match_call(HAND, 2, "online", (42, 137, 106, -30), 5, earlier_calls=[3, 4])
+    assert data["match"] == json.loads(json.dumps(expected.to_dict()))
+    assert data["call"] == expected.points_call
+    plain = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0})  # type: ignore[attr-defined]
+    assert plain.json()["match"] is None
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"totals": [1, 2, 3]}, "totals", "at least 4 items"),
+        ({"totals": [1, 2, 3, 4, 5]}, "totals", "at most 4 items"),
+        ({"totals": [1, "a", 2, 3]}, "totals", "valid number"),
+        ({"totals": [1.25, 0, 0, 0]}, "totals", "whole number of tenths"),
+        ({"deal_of_match": 6}, "deal_of_match", "1..5 in a match of 5 deals"),
+        ({"deal_of_match": 0}, "deal_of_match", "greater than or equal to 1"),
+        ({"deal_of_match": None}, "deal_of_match", "give the deal of the match"),
+        ({"deal_of_match": 1}, "totals", "before the first deal"),
+        ({"totals": None, "deal_of_match": 3}, "totals", "needs the four totals"),
+        ({"rules": "pagat+flat"}, "rules", "no recorded deals for pagat+flat"),
+        ({"rules": "pagat+match_deals=none+target_score=300"}, "rules", "target score"),
+    ],
+)
+def test_service_bad_standings_are_a_422_naming_the_field(
+    client: object, change: dict[str, object], field: str, message: str
+) -> None:
+    body = {"hand": HAND, "seat": 0, "rules": "online", "totals": [0, 3, 0, 0],
+            "deal_of_match": 5, **change}  # fmt: skip
+    resp = client.post("/v1/evaluate", json=body)  # type: ignore[attr-defined]
+    assert resp.status_code == 422, resp.text
+    (detail, *_) = resp.json()["detail"]
+    assert detail["loc"][:2] == ["body", field] and message in detail["msg"]
+
+
+def _bid_request() -> dict[str, object]:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "data" / "bhoos" / "bid_request.json"
+    return dict(json.loads(path.read_text()))
+
+
+def test_the_bot_calls_for_the_match_from_the_context(client: object) -> None:
+    from callbreak_lab import bhoos
+    from callbreak_lab.service.bidder import Bidder
+    from callbreak_lab.service.botapi import BID_RULES
+
+    req = _bid_request()  # round 5; we (P0, -6) are last to call, 19.7 behind Bot-2
+    assert bhoos.bid_standing(req) == ((42, 137, 115, -60), 5)
+    resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
+    hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in req["cards"])  # type: ignore[union-attr]
+    fc = Bidder().forecast(hand, 3, BID_RULES, [3, 4, 1])
+    expected = match_call_for(fc.dist, 3, BID_RULES, (42, 137, 115, -60), 5,
+                              earlier_calls=[3, 4, 1])  # fmt: skip
+    assert resp.json()["value"] == expected.call
+    assert resp.headers["x-callbreak-match"].startswith("19.7 points behind with one deal left")
+    # a standing within reach: 0.5 behind the leader with one deal left
+    ctx = req["context"]
+    ctx["players"]["P0"]["totalPoints"] = 13.2  # type: ignore[index]
+    found = bhoos.bid_standing(req)
+    assert found == ((42, 137, 115, 132), 5)
+    closer = match_call_for(fc.dist, 3, BID_RULES, found[0], 5, earlier_calls=[3, 4, 1])
+    assert client.post("/bid", json=req).json()["value"] == closer.call  # type: ignore[attr-defined]
+    # no round, or a round out of range: the points-best call, and the header says why
+    ctx["round"] = 9  # type: ignore[index]
+    resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
+    assert resp.json()["value"] == closer.points_call
+    assert "1..5 in a match of 5 deals, got 9" in resp.headers["x-callbreak-match"]
+    del ctx["round"]  # type: ignore[attr-defined]
+    resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
+    assert resp.headers["x-callbreak-match"].startswith("no standing in the context")

@@ -292,8 +292,6 @@ def test_installed_package_runs_outside_the_repository(
     version = callbreak_lab.__version__
     assert seen["version"] == seen["metadata"] == version
     assert sorted(p.name for p in Path(seen["models"]).iterdir()) == SHIPPED
-    match = [*cli, "evaluate", "--rules", "online", HAND, "--totals", "0,3,0,0"]
-    assert "wins the match" in _run([*match, "--deal-of-match", "5"], work, env)
 
     cli = [str(venv / "bin" / "callbreak-lab")]
     assert _run([*cli, "--version"], work, env).strip() == f"callbreak-lab {version}"
@@ -302,6 +300,8 @@ def test_installed_package_runs_outside_the_repository(
     )
 
     text = _run([*cli, "evaluate", "--rules", "online", HAND], work, env)
+    match = [*cli, "evaluate", "--rules", "online", HAND, "--totals", "0,3,0,0"]
+    assert "wins the match" in _run([*match, "--deal-of-match", "5"], work, env)  # package data
     evaluated = json.loads(_run([*cli, "--json", "evaluate", "--rules", "online", HAND], work, env))
     here = recommend_call(HAND, 0, "online")
     assert evaluated == json.loads(json.dumps(here.to_dict()))

@@ -320,8 +320,7 @@ class Report:
         """What the matches column counts."""
         if not self.match_count:
             return (
-                f"matches won: no whole match ({self.deals} deals; a match is "
-                f"{self.match_deals})"
+                f"matches won: no whole match ({self.deals} deals; a match is {self.match_deals})"
             )
         return (
             f"matches won: {self.match_count} matches of {self.match_deals} deals (each group "

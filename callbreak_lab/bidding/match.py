@@ -53,6 +53,7 @@ from callbreak_lab.equity import (
     equity_model,
     match_length,
     standing_text,
+    whole_or_none,
 )
 from callbreak_lab.errors import StandingError
 from callbreak_lab.rules import Ruleset, format_tenths
@@ -84,12 +85,12 @@ def check_deal_of_match(deal_of_match: object, rules: Ruleset) -> int:
     """``deal_of_match`` (the deal being called, 1 for the first) as an int in
     ``1..match_deals``, or a ``StandingError``."""
     n = match_length(rules)
-    ok = isinstance(deal_of_match, int | np.integer) and not isinstance(deal_of_match, bool)
-    if not ok or not 1 <= int(deal_of_match) <= n:  # type: ignore[call-overload]
+    k = whole_or_none(deal_of_match)
+    if k is None or not 1 <= k <= n:
         raise StandingError(
             f"the deal of the match is 1..{n} in a match of {n} deals, got {deal_of_match!r}"
         )
-    return int(deal_of_match)  # type: ignore[call-overload]
+    return k
 
 
 @dataclass(frozen=True)
@@ -261,11 +262,12 @@ def match_call_for(
             MatchCallRow(int(c), float(e), float(m), None, None)
             for c, e, m in zip(calls, expected, made, strict=True)
         )
+        unknown = "the standings are unknown: the points-best call"
         return MatchCall(r, seat, advice.dist, None, None, prev, rows, points, points, points,
-                         0.0, 0.0, "the standings are unknown: the points-best call", 0)  # fmt: skip
+                         0.0, 0.0, unknown, 0)  # fmt: skip
     n = match_length(r)
     if deal_of_match is None:
-        raise StandingError("with the totals, give the deal of the match (1..%d)" % n)
+        raise StandingError(f"with the totals, give the deal of the match (1..{n})")
     k = check_deal_of_match(deal_of_match, r)
     if totals is None:
         if k != 1:

@@ -65,9 +65,7 @@ def _match_call(
         if standing is None:
             return call, "no standing in the context: the points-best call"
         totals, number = standing
-        found = match_call_for(
-            dist, seat, BID_RULES, totals, number, earlier_calls=earlier or None
-        )
+        found = match_call_for(dist, seat, BID_RULES, totals, number, earlier_calls=earlier or None)
     except CallbreakLabError as e:
         return call, f"the points-best call: {e}"
     return found.call, found.reason.encode("ascii", "replace").decode()

@@ -700,6 +700,17 @@ class BidRequest(_BotBody):
                                             "Bot-2": {"bid": 4}, "Bot-3": {"bid": 1}}},
                     "timeBudget": 446,
                 },
+                {  # the match's last deal, 2.3 points behind: the call for the match
+                    "id": "P0",
+                    "cards": ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C",
+                              "TD", "5D"],
+                    "context": {"round": 5, "players": {
+                        "P0": {"bid": 0, "totalPoints": 11.4},
+                        "Bot-1": {"bid": 3, "totalPoints": 4.2},
+                        "Bot-2": {"bid": 4, "totalPoints": 13.7},
+                        "Bot-3": {"bid": 0, "totalPoints": 11.5}}},
+                    "timeBudget": 446,
+                },
             ]
         },
     )  # fmt: skip
