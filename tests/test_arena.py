@@ -576,3 +576,14 @@ def test_a_match_aware_caller_plays_in_the_arena() -> None:
                 if (b.deal_index, s) in firsts:
                     assert firsts[b.deal_index, s][s] == b.calls[s]
     assert report.match("model:match").matches == 4
+
+
+def test_cli_shows_the_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--players", "honours,random,random,random", "--deals", "5", "--seed", "1"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "matches won" in text and "4 matches of 5 deals" in text
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["matches"]
+    assert data["played"] == 4 and [m["name"] for m in data["players"]] == ["honours", "random"]
+    assert data["margins"][0]["a"] == "honours"
