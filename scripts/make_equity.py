@@ -1,6 +1,6 @@
 """Record arena deals per preset and ship them as the match equity's model of a deal.
 
-    python scripts/make_equity.py --deals 4000 --players pimc
+    python scripts/make_equity.py --deals 8000 --players model --chunk 1000
     python scripts/make_equity.py --rules online --deals 400 --out /tmp/equity   # a small one
 
 For each preset (``--rules``): play tournament deals ``0 .. --deals - 1`` (seed ``--seed``)
@@ -55,8 +55,8 @@ CHECKS: tuple[tuple[tuple[int, int, int, int], int], ...] = (
 def _args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--rules", nargs="+", default=list(PRESETS), choices=list(PRESETS))
-    p.add_argument("--deals", type=int, default=4000, help="deals per preset (default 4000)")
-    p.add_argument("--players", default="pimc", help="the arena player at all four seats")
+    p.add_argument("--deals", type=int, default=8000, help="deals per preset (default 8000)")
+    p.add_argument("--players", default="model", help="the arena player at all four seats")
     p.add_argument("--seed", type=int, default=0, help="the tournament seed of the deals")
     p.add_argument("--chunk", type=int, default=200, help="deals a chunk file (default 200)")
     p.add_argument("--work", type=Path, default=WORK, help="chunk directory (build/equity)")
@@ -223,6 +223,7 @@ def make(preset: str, args: argparse.Namespace) -> dict[str, Any]:
         ),
         "deal_figures": deal_figures(scores),
         "equity": checks,
+        "check_matches": args.check_matches,
         "checks_seconds": round(time.perf_counter() - t0, 1),
         "file": path.name,
         "sha256": _sha256(path),
