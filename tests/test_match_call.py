@@ -32,14 +32,20 @@ def test_the_first_deal_and_unknown_standings_give_todays_call(preset: str) -> N
         assert "standings are unknown" in unknown.reason
 
 
-def test_level_totals_with_deals_to_come_give_todays_call() -> None:
-    for i in range(80):
+@pytest.mark.parametrize("preset", ["online", "modern", "strict", "home", "pagat"])
+def test_level_totals_with_deals_to_come_give_todays_call(preset: str) -> None:
+    # every total level (at any value) with two or more deals after this one: today's call,
+    # with or without the earlier seats' calls
+    low = 2 if preset in ("strict", "home") else 1
+    for i in range(40):
         deal = Deal.random(2000 + i)
         seat = i % 4
-        today = recommend_call(deal[seat], seat, "online").call
-        for k in (2, 3):
-            mc = match_call(deal[seat], seat, "online", (37, 37, 37, 37), k)
-            assert mc.call == today, mc.text()
+        earlier = [low + (i + j) % 3 for j in range(seat)]
+        today = recommend_call(deal[seat], seat, preset, earlier_calls=earlier).call
+        for k, level in ((2, 37), (3, 0), (3, -12)):
+            mc = match_call(deal[seat], seat, preset, (level,) * 4, k, earlier_calls=earlier)
+            assert mc.call == mc.points_call == today, mc.text()
+            assert mc.reason.startswith("every total level"), mc.reason
 
 
 def test_behind_in_the_last_deal_a_riskier_call_wins_more_matches() -> None:
@@ -256,3 +262,23 @@ def test_the_bot_calls_for_the_match_from_the_context(client: object) -> None:
     del ctx["round"]  # type: ignore[attr-defined]
     resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
     assert resp.headers["x-callbreak-match"].startswith("no standing in the context")
+
+
+def test_the_bot_calls_as_today_where_the_standing_cannot_matter(client: object) -> None:
+    # the first deal of the match, and level totals with two or more deals to come: the same
+    # call as a request without a standing
+    req = _bid_request()
+    ctx = req["context"]
+    players = ctx["players"]  # type: ignore[index]
+    del ctx["round"]  # type: ignore[attr-defined]
+    today = client.post("/bid", json=req).json()["value"]  # type: ignore[attr-defined]
+    for number, total in ((1, 0), (2, 3.1), (3, -2)):
+        ctx["round"] = number  # type: ignore[index]
+        for info in players.values():
+            info["totalPoints"] = total
+        resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["value"] == today, (number, resp.headers["x-callbreak-match"])
+        assert resp.headers["x-callbreak-match"].startswith(
+            "the first deal" if number == 1 else "every total level"
+        )
