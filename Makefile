@@ -72,3 +72,12 @@ models: $(STAMP)
 	OMP_NUM_THREADS=1 $(BIN)/python scripts/make_models.py --jobs -1 $(MODELS_ARGS)
 
 .PHONY: models
+
+## Record arena deals per preset (four model players) and ship them as the match equity's model of
+## a deal, callbreak_lab/models/equity_<preset>.npz and its card (resumable: chunks in
+## build/equity/; EQUITY_ARGS e.g. "--rules online --deals 2000"). About 15 s a preset.
+EQUITY_ARGS ?= --deals 8000 --players model --chunk 1000
+equity: $(STAMP)
+	nice -n 10 $(BIN)/python scripts/make_equity.py $(EQUITY_ARGS)
+
+.PHONY: equity

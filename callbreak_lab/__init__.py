@@ -20,6 +20,7 @@ from callbreak_lab.errors import (
     RulesError,
     SeatError,
     SolverInputError,
+    StandingError,
     UsageError,
 )
 from callbreak_lab.game import (
@@ -68,6 +69,7 @@ __all__ = [
     "Ruleset",
     "SeatError",
     "SolverInputError",
+    "StandingError",
     "Suit",
     "UsageError",
     "__version__",

@@ -25,6 +25,7 @@ from callbreak_lab.rules import Ruleset, trick_winner
 __all__ = [
     "BhoosGame",
     "BhoosTrick",
+    "bid_standing",
     "card_to_bhoos",
     "convert_request",
     "history_from_record",
@@ -317,3 +318,46 @@ def read_requests(text: str) -> Iterator[dict[str, Any]]:
                 f"expected a JSON object at character {i}, got {type(obj).__name__}"
             )
         yield obj
+
+
+def bid_standing(body: Mapping[str, Any]) -> tuple[tuple[int, int, int, int], int] | None:
+    """The match standing of a ``/bid`` request's ``context``: the four totals in tenths by
+    calling seat of this deal, and the deal's number (``round``), or None when the context
+    does not carry them (no ``round``, or not every player's ``totalPoints``).
+
+    The calling seats follow the bids already made, as the bot reads them: the players whose
+    ``bid`` is above 0 called first (seats ``0..``, in the order the context lists them), then
+    the bot, then the others. Totals are points (``4.199999999999999`` is read as 4.2). A
+    ``round`` or a total that is there but not a number of the right kind is a
+    ``StandingError``."""
+    from callbreak_lab.equity import tenths_of_points
+    from callbreak_lab.errors import StandingError
+
+    ctx = body.get("context")
+    if not isinstance(ctx, Mapping) or "round" not in ctx:
+        return None
+    players = ctx.get("players")
+    me = body.get("playerId") or body.get("id")
+    if not isinstance(players, Mapping) or me not in players or len(players) != 4:
+        return None
+    infos = list(players.items())
+    if not all(isinstance(info, Mapping) and "totalPoints" in info for _, info in infos):
+        return None
+    number = ctx["round"]
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise StandingError(f"context.round must be a whole number, got {number!r}")
+
+    def has_bid(info: Mapping[str, Any]) -> bool:
+        bid = info.get("bid")
+        return isinstance(bid, int | float) and not isinstance(bid, bool) and bid > 0
+
+    order = [
+        *(pid for pid, info in infos if pid != me and has_bid(info)),
+        me,
+        *(pid for pid, info in infos if pid != me and not has_bid(info)),
+    ]
+    t = [
+        tenths_of_points(players[pid]["totalPoints"], f"context.players.{pid}.totalPoints")
+        for pid in order
+    ]
+    return (t[0], t[1], t[2], t[3]), number

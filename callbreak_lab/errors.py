@@ -18,6 +18,7 @@ the bid model was asked. The command line prints any ``CallbreakLabError`` as on
     ├── ModelError           bid model, features, call distributions, baselines
     │   └── DataError        solved-deal datasets (requested or on disk)
     ├── SolverInputError     positions, lines, bounds, simulation constraints
+    ├── StandingError        a match standing: totals, deal of the match, deals left
     ├── UsageError           command-line usage, service settings, environment variables
     └── FieldError           one field of a service request (carries ``loc``)
 
@@ -44,6 +45,7 @@ __all__ = [
     "RulesError",
     "SeatError",
     "SolverInputError",
+    "StandingError",
     "UsageError",
 ]
 
@@ -109,6 +111,12 @@ class SolverInputError(CallbreakLabError):
     """Input the solver, the annotated lines or the simulation cannot take: hands and trick that
     do not form a position, bad value bounds, a step index out of range, card or void
     constraints that no layout satisfies, a sample size out of range."""
+
+
+class StandingError(CallbreakLabError):
+    """A match standing that is not one: totals that are not four whole numbers of tenths, a
+    deal of the match or a count of deals left outside the match's length, totals before the
+    first deal that are not all zero."""
 
 
 class UsageError(CallbreakLabError):

@@ -489,3 +489,103 @@ def test_cli_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         == 2
     )
     assert "online preset" in capsys.readouterr().err
+
+
+# --- matches -------------------------------------------------------------------------------------
+
+
+def test_identical_players_share_the_matches_exactly() -> None:
+    """Duplicate symmetry: four copies of one deterministic player, told apart by labels, win
+    exactly a quarter of the matches each (one over the number of distinct players), and every
+    margin in matches is zero."""
+    report = arena.run([f"{x}=simple" for x in "abcd"], "modern", deals=10, seed=2, progress=False)
+    assert report.match_count == 8 and report.match_deals == 5
+    for m in report.matches:
+        assert m.share == 1 / 4 and m.matches == 8 and m.se == 0.0
+    for mm in report.match_margins:
+        assert mm.margin == 0.0 and mm.se == 0.0 and mm.groups == 2
+    two = arena.run(["x=simple", "x=simple", "y=simple", "y=simple"], "online", 5, progress=False)
+    assert [m.share for m in two.matches] == [0.25, 0.25]  # a share per seat held
+    assert two.match_margin("x", "y").margin == 0.0
+
+
+def test_a_stronger_player_wins_more_matches() -> None:
+    report = arena.run(["honours", "random", "random", "random"], "online", 15, seed=1,
+                       progress=False)  # fmt: skip
+    honours, rnd = report.match("honours"), report.match("random")
+    assert honours.share > 0.5 and rnd.share < 0.2
+    assert honours.share + 3 * rnd.share == pytest.approx(1)  # every match has its winner
+    m = report.match_margin("honours", "random")
+    assert (
+        m.margin == pytest.approx(honours.share - rnd.share)
+        and m.margin > 2 * m.se
+        and m.margin > 0.3
+    )
+    assert report.match_margin("random", "honours").margin == -m.margin
+
+
+def test_match_shares_are_counted_from_the_boards() -> None:
+    """The report's shares against a count by hand: the final totals of every match (one
+    rotation's five consecutive deals), the win shared by the seats level on top."""
+    report = arena.run(["simple", "random", "honours", "random"], "pagat", 10, seed=3,
+                       progress=False)  # fmt: skip
+    wins: dict[str, list[float]] = {"simple": [], "random": [], "honours": []}
+    for first in (0, 5):
+        for rotation in range(4):
+            boards = [b for b in report.boards if b.rotation == rotation and
+                      first <= b.deal_index < first + 5]  # fmt: skip
+            last = max(boards, key=lambda b: b.deal_number)
+            finals = [last.totals_before[s] + last.scores[s] for s in range(4)]
+            top = max(finals)
+            for s in range(4):
+                share = 1 / finals.count(top) if finals[s] == top else 0.0
+                wins[last.players[s]].append(share)
+    for name, shares in wins.items():
+        assert report.match(name).share == pytest.approx(np.mean(shares))
+    data = report.to_dict()["matches"]
+    assert data["deals"] == 5 and data["played"] == 8
+    assert {m["name"] for m in data["players"]} == set(wins)
+    json.dumps(data)
+
+
+def test_only_whole_matches_count() -> None:
+    short = arena.run(["simple", "random", "random", "random"], "online", 3, progress=False)
+    assert short.match_count == 0 and short.matches == ()
+    assert "no whole match (3 deals; a match is 5)" in short.text()
+    with pytest.raises(UsageError, match="no matches"):
+        short.match("simple")
+    seven = arena.run(["simple", "random", "random", "random"], "online", 7, progress=False)
+    assert seven.match_count == 4 and seven.match("simple").matches == 4
+    assert "4 matches of 5 deals" in seven.text() and "matches won" in seven.text()
+    # a variation with three-deal matches: two whole matches of three deals in seven deals
+    three = arena.run(["simple", "random", "random", "random"], "online+match_deals=3", 7,
+                      progress=False)  # fmt: skip
+    assert three.match_deals == 3 and three.match_count == 8
+
+
+def test_a_match_aware_caller_plays_in_the_arena() -> None:
+    from callbreak_lab.arena.matchcall import MatchModelPlayer
+
+    report = arena.run([MatchModelPlayer, "model", "model", "model"], "online", 5, seed=4,
+                       progress=False)  # fmt: skip
+    assert sum(len(b.faults) for b in report.boards) == 0
+    # in the first deal of every match it calls as model does, seat by seat of the same deal
+    firsts = {(b.deal_index, b.players.index("model:match")): b.calls for b in report.boards}
+    plain = arena.run(["model"] * 4, "online", 5, seed=4, progress=False)
+    for b in plain.boards:
+        if b.deal_number == 1:
+            for s in range(4):
+                if (b.deal_index, s) in firsts:
+                    assert firsts[b.deal_index, s][s] == b.calls[s]
+    assert report.match("model:match").matches == 4
+
+
+def test_cli_shows_the_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "--players", "honours,random,random,random", "--deals", "5", "--seed", "1"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "matches won" in text and "4 matches of 5 deals" in text
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)["matches"]
+    assert data["played"] == 4 and [m["name"] for m in data["players"]] == ["honours", "random"]
+    assert data["margins"][0]["a"] == "honours"

@@ -69,7 +69,15 @@ def test_bid_on_the_recorded_request(client: TestClient) -> None:
     assert bot_earlier_calls(req) == [3, 4, 1]
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in req["cards"])
     forecast = Bidder().forecast(hand, 3, ONLINE, [3, 4, 1])
-    assert value == calls.best_call(forecast.dist, ONLINE.replace(max_call=8)).call
+    # the context's round 5 and totals: the call for the match (bidding.match), the points-best
+    # call unless another wins the match clearly more often
+    from callbreak_lab.bidding.match import match_call_for
+
+    bid_rules = ONLINE.replace(max_call=8)
+    match = match_call_for(forecast.dist, 3, bid_rules, (42, 137, 115, -60), 5,
+                           earlier_calls=[3, 4, 1])  # fmt: skip
+    assert match.points_call == calls.best_call(forecast.dist, bid_rules).call
+    assert value == match.call
     source = resp.headers["x-callbreak-source"]
     assert source.endswith("; after calls [3, 4, 1]") == forecast.calls_used
 

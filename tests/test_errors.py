@@ -92,6 +92,7 @@ def test_family_tree() -> None:
         SolverInputError,
         UsageError,
         errors.FieldError,
+        errors.StandingError,
     )
     assert all(leaf.__bases__ == (CallbreakLabError,) for leaf in direct)
 
@@ -150,6 +151,12 @@ def _settings() -> Any:
     return Settings(workers=0)
 
 
+def _standing() -> Any:
+    from callbreak_lab.equity import match_equity
+
+    return match_equity((0, 1.5, 0, 0), 1, "online")
+
+
 def _illegal_card() -> Any:
     p = Position(DEAL, "modern")
     return p.play(next(iter(DEAL[1])))  # seat 0 is to play
@@ -173,6 +180,7 @@ def _illegal_card() -> Any:
         (_voids, SolverInputError, "void in hearts"),
         (_bhoos_card, CardError, "'ZZ'"),
         (_settings, UsageError, "Settings.workers"),
+        (_standing, errors.StandingError, "seat 1's total must be a whole number of tenths"),
     ],
     ids=lambda x: x.__name__ if isinstance(x, type) else None,
 )

@@ -20,7 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "callbreak_lab", "callbreak_lab.cards", "callbreak_lab.rules", "callbreak_lab.game",
             "callbreak_lab.errors", "callbreak_lab.fileio", "callbreak_lab.bhoos",
-            "callbreak_lab.parallel", "callbreak_lab.render",
+            "callbreak_lab.parallel", "callbreak_lab.render", "callbreak_lab.equity",
         ),
     ),
     ("solver", ("callbreak_lab.solver",)),

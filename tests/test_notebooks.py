@@ -26,6 +26,7 @@ def test_notebooks_are_there_and_committed_without_outputs() -> None:
         "05_train_your_own_model.ipynb",
         "06_tournament.ipynb",
         "07_play_against_the_bots.ipynb",
+        "08_the_match.ipynb",
     ]
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)

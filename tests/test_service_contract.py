@@ -99,6 +99,16 @@ def _evaluate(body: dict[str, Any], data: dict[str, Any]) -> None:
     np.testing.assert_allclose(
         [r["expected_tenths"] for r in data["calls"]], calls_.expected_scores(fc.dist, rules)
     )
+    if body.get("deal_of_match") is None:
+        assert data["match"] is None
+    else:
+        from callbreak_lab.bidding.match import match_call_for
+        from callbreak_lab.equity import totals_of_points
+
+        totals = totals_of_points(body["totals"]) if body.get("totals") is not None else None
+        match = match_call_for(fc.dist, body["seat"], rules, totals, body["deal_of_match"],
+                               earlier_calls=body.get("earlier_calls"))  # fmt: skip
+        assert data["match"] == json.loads(json.dumps(match.to_dict()))
     mc = data["monte_carlo"]
     if body.get("monte_carlo") is None:
         assert mc is None
@@ -175,7 +185,14 @@ def _bid(body: dict[str, Any], data: dict[str, Any]) -> None:
     earlier = bot_earlier_calls(body)
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in body["cards"])
     fc = Bidder().forecast(hand, len(earlier), PRESETS["online"], earlier or None)
-    assert data["value"] == max(1, min(8, calls_.best_call(fc.dist, BID_RULES).call))
+    call = calls_.best_call(fc.dist, BID_RULES).call
+    standing = bhoos.bid_standing(body)
+    if standing is not None:  # the context's round and totals: the call for the match
+        from callbreak_lab.bidding.match import match_call_for
+
+        call = match_call_for(fc.dist, len(earlier), BID_RULES, *standing,
+                              earlier_calls=earlier or None).call  # fmt: skip
+    assert data["value"] == max(1, min(8, call))
 
 
 def _play(body: dict[str, Any], data: dict[str, Any]) -> None:

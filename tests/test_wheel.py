@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 import callbreak_lab
+from callbreak_lab import PRESETS
 from callbreak_lab.bidding.datasets import PROFILES
 from callbreak_lab.bidding.model import (
     MODELS_ENV,
@@ -46,6 +47,9 @@ PACKAGE = REPO / "callbreak_lab"
 #: what a build reads besides the package (pyproject: readme; MANIFEST.in: the sdist's files)
 BUILD_FILES = ("pyproject.toml", "README.md", "MANIFEST.in")
 MODEL_FILES = sorted(f"bid_{p}.{ext}" for p in PROFILES for ext in ("joblib", "json"))
+#: the match equity's recorded deals, one file and its card a preset
+EQUITY_FILES = sorted(f"equity_{p}.{ext}" for p in PRESETS for ext in ("npz", "json"))
+SHIPPED = sorted(MODEL_FILES + EQUITY_FILES)
 
 HAND = "AKQ2.T98.765.432"
 # README's tour: the deal of seed 7 (values 3 1 3 2) and the position where seat 3, holding
@@ -98,7 +102,7 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]["callbreak_lab"]
-    for name in MODEL_FILES:
+    for name in MODEL_FILES + EQUITY_FILES:
         assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name
 
     spec = importlib.util.spec_from_file_location(
@@ -184,7 +188,7 @@ def test_the_wheel_and_the_sdist_hold_the_models(built: dict[str, Path]) -> None
     assert built["wheel"].name == f"callbreak_lab-{version}-py3-none-any.whl"
     names = _wheel_names(built["wheel"])
     models = sorted(n.removeprefix("callbreak_lab/models/") for n in names if "/models/" in n)
-    assert models == MODEL_FILES
+    assert models == SHIPPED
     reports = [n for n in names if n.endswith(".png") or fnmatch.fnmatch(n, "*/evaluation-*")]
     assert reports == []
     assert all(
@@ -195,7 +199,7 @@ def test_the_wheel_and_the_sdist_hold_the_models(built: dict[str, Path]) -> None
     top = f"callbreak_lab-{version}"
     assert built["sdist"].name == f"{top}.tar.gz"
     assert sorted(f.removeprefix("callbreak_lab/models/") for f in files if "/models/" in f) == (
-        MODEL_FILES
+        SHIPPED
     )
     assert {f.split("/")[0] for f in files} <= {
         "callbreak_lab",
@@ -287,7 +291,7 @@ def test_installed_package_runs_outside_the_repository(
         assert Path(seen[key]).is_relative_to(home), (key, seen[key])  # not the checkout's
     version = callbreak_lab.__version__
     assert seen["version"] == seen["metadata"] == version
-    assert sorted(p.name for p in Path(seen["models"]).iterdir()) == MODEL_FILES
+    assert sorted(p.name for p in Path(seen["models"]).iterdir()) == SHIPPED
 
     cli = [str(venv / "bin" / "callbreak-lab")]
     assert _run([*cli, "--version"], work, env).strip() == f"callbreak-lab {version}"
@@ -296,6 +300,8 @@ def test_installed_package_runs_outside_the_repository(
     )
 
     text = _run([*cli, "evaluate", "--rules", "online", HAND], work, env)
+    match = [*cli, "evaluate", "--rules", "online", HAND, "--totals", "0,3,0,0"]
+    assert "wins the match" in _run([*match, "--deal-of-match", "5"], work, env)  # package data
     evaluated = json.loads(_run([*cli, "--json", "evaluate", "--rules", "online", HAND], work, env))
     here = recommend_call(HAND, 0, "online")
     assert evaluated == json.loads(json.dumps(here.to_dict()))

@@ -14,6 +14,15 @@ deals of the difference of their mean scores on that deal's boards) with its sta
 clustered by deal (the spread of the per-deal differences over the square root of the number of
 deals). Four copies of one deterministic player therefore have margins of exactly zero.
 
+The matches: a match is one rotation's ``match_deals`` consecutive deals (a group of deals
+played in all four rotations makes four matches, one a rotation, so every entry sits at every
+table seat of the group once). Per player, its share of the matches won per seat it held (a win
+is 1, a win shared by ``k`` seats level on the top total is ``1/k``; a quarter is par), and per
+pair the difference of their shares, each with its standard error clustered by group of deals
+(the four rotations of a group share its deals). Only whole matches count: a tournament whose
+deals are not a multiple of ``match_deals`` leaves its last, shorter group out of them. Four
+copies of one deterministic player win exactly a quarter of the matches each.
+
 Boards run in parallel with joblib, one task per match and rotation: local processes
 (``backend="loky"``, ``jobs``) or a Dask cluster (``backend="dask"`` with ``client`` or
 ``address``), the switch of dataset generation (``callbreak_lab.parallel``). ``jobs=1`` plays in
@@ -47,7 +56,16 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.parallel import check_backend, parallel_results
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["Margin", "PlayerStats", "Report", "run", "summarise", "tournament_deal"]
+__all__ = [
+    "Margin",
+    "MatchMargin",
+    "MatchStats",
+    "PlayerStats",
+    "Report",
+    "run",
+    "summarise",
+    "tournament_deal",
+]
 
 PlayerSpec = str | Callable[[], Any]
 _LABEL = re.compile(r"^([A-Za-z0-9_.#-]+)=(.+)$")
@@ -146,6 +164,36 @@ class Margin:
         return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
 
 
+@dataclass(frozen=True)
+class MatchStats:
+    """One player's matches: ``matches`` seats it held in whole matches, ``share`` its mean
+    share of their wins (ties shared; 0.25 is par), ``se`` the standard error clustered by
+    group of deals (NaN with fewer than two groups)."""
+
+    name: str
+    matches: int
+    share: float
+    se: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class MatchMargin:
+    """``a``'s share of the matches won minus ``b``'s, from the groups of deals both played,
+    with its standard error clustered by group (NaN with a single group)."""
+
+    a: str
+    b: str
+    margin: float
+    se: float
+    groups: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
+
+
 def _json_number(v: Any) -> Any:
     if isinstance(v, float):
         return None if math.isnan(v) else round(v, 4)
@@ -164,6 +212,12 @@ class Report:
     boards: tuple[Board, ...]
     seconds: float = 0.0
     budget_ms: int | None = None
+    #: deals in a match (``rules.match_deals``; 5 when the rules play to a target score)
+    match_deals: int = 5
+    #: whole matches played (one a rotation of each whole group of deals)
+    match_count: int = 0
+    matches: tuple[MatchStats, ...] = ()
+    match_margins: tuple[MatchMargin, ...] = ()
 
     def player(self, name: str) -> PlayerStats:
         """The figures of the player labelled ``name``."""
@@ -181,6 +235,25 @@ class Report:
                 return Margin(a, b, -m.margin, m.se, m.deals)
         raise UsageError(f"no margin between {a!r} and {b!r}")
 
+    def match(self, name: str) -> MatchStats:
+        """The matches of the player labelled ``name``."""
+        for m in self.matches:
+            if m.name == name:
+                return m
+        raise UsageError(
+            f"no matches of {name!r} in the report ({self.match_count} whole matches; "
+            f"players {[p.name for p in self.players]})"
+        )
+
+    def match_margin(self, a: str, b: str) -> MatchMargin:
+        """``a``'s share of the matches won minus ``b``'s (either order of the stored pair)."""
+        for m in self.match_margins:
+            if (m.a, m.b) == (a, b):
+                return m
+            if (m.a, m.b) == (b, a):
+                return MatchMargin(a, b, -m.margin, m.se, m.groups)
+        raise UsageError(f"no match margin between {a!r} and {b!r} ({self.match_count} matches)")
+
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object."""
         return {
@@ -192,6 +265,12 @@ class Report:
             "seconds": round(self.seconds, 2),
             "players": [p.to_dict() for p in self.players],
             "margins": [m.to_dict() for m in self.margins],
+            "matches": {
+                "deals": self.match_deals,
+                "played": self.match_count,
+                "players": [m.to_dict() for m in self.matches],
+                "margins": [m.to_dict() for m in self.match_margins],
+            },
         }
 
     def text(self) -> str:
@@ -206,25 +285,47 @@ class Report:
         rows = [
             head,
             f"{'player':<{width}}  seats  score/board      call  tricks  made  over   t-c  "
-            "faults  ms p50    p99    max",
+            "faults  ms p50    p99    max  matches won",
         ]
+        shares = {m.name: m for m in self.matches}
         for p in self.players:
             se = "" if math.isnan(p.score_se) else f"± {p.score_se:.2f}"
             rows.append(
                 f"{p.name:<{width}}  {p.seats:>5}  {p.mean_score:+6.2f} {se:<8}  "
                 f"{p.mean_call:5.2f}  {p.mean_tricks:6.2f}  {p.made:4.2f}  {p.overtricks:4.2f}  "
                 f"{p.tricks_minus_call:+5.2f}  {p.faults:>6}  {p.ms_p50:6.1f} {p.ms_p99:6.0f} "
-                f"{p.ms_max:6.0f}"
+                f"{p.ms_max:6.0f}  {_share_text(shares.get(p.name))}"
             )
+        rows.append(self._matches_line())
         if self.margins:
-            rows.append("margins (points a board, ± standard error clustered by deal):")
+            rows.append(
+                "margins (points a board; matches won, percentage points; ± standard error "
+                "clustered by deal):"
+            )
             for m in self.margins:
                 se = "" if math.isnan(m.se) else f" ± {m.se:.2f}"
-                rows.append(f"  {m.a} over {m.b}: {m.margin:+.2f}{se}")
+                line = f"  {m.a} over {m.b}: {m.margin:+.2f}{se}"
+                found = [x for x in self.match_margins if {x.a, x.b} == {m.a, m.b}]
+                if found:
+                    mm = self.match_margin(m.a, m.b)
+                    mse = "" if math.isnan(mm.se) else f" ± {100 * mm.se:.1f}"
+                    line += f"; matches won {100 * mm.margin:+.1f}{mse}"
+                rows.append(line)
         faults = sum(len(b.faults) for b in self.boards)
         if faults:
             rows.append(f"{faults} fault(s): see the boards' records")
         return "\n".join(rows)
+
+    def _matches_line(self) -> str:
+        """What the matches column counts."""
+        if not self.match_count:
+            return (
+                f"matches won: no whole match ({self.deals} deals; a match is {self.match_deals})"
+            )
+        return (
+            f"matches won: {self.match_count} matches of {self.match_deals} deals (each group "
+            "of deals in four rotations); a seat's share of the wins, ties shared, 25 % is par"
+        )
 
     def __str__(self) -> str:
         return self.text()
@@ -237,12 +338,85 @@ class Report:
         return f"<pre>{html.escape(self.text())}</pre>"
 
 
+def _share_text(m: MatchStats | None) -> str:
+    if m is None:
+        return "-"
+    se = "" if math.isnan(m.se) else f" ± {100 * m.se:.1f}"
+    return f"{100 * m.share:5.1f} %{se}"
+
+
 def _percentile(x: list[float], q: float) -> float:
     return float(np.percentile(x, q)) if x else float("nan")
 
 
 def _se(x: np.ndarray) -> float:
     return float(np.std(x, ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+
+
+def _table_totals(match: Sequence[Board], first: int) -> tuple[list[int], list[str]]:
+    """Each table seat's match total (tenths) and player over a match's boards (the deal passes
+    one seat on after each deal)."""
+    totals = [0, 0, 0, 0]
+    labels: list[str | None] = [None, None, None, None]
+    for b in match:
+        for s in range(4):
+            t = (s + b.deal_number - 1) % 4  # the deal's seat s sits at table seat t
+            totals[t] += b.scores[s]
+            if labels[t] not in (None, b.players[s]):
+                raise UsageError(f"match from deal {first}: table seat {t} changes player")
+            labels[t] = b.players[s]
+    return totals, [str(x) for x in labels]
+
+
+def _match_results(
+    boards: Sequence[Board], names: Sequence[str], group: int
+) -> tuple[int, list[MatchStats], list[MatchMargin]]:
+    """The whole matches among ``boards`` (``group`` deals each): their count, each player's
+    share of their wins and each pair's difference, clustered by group of deals."""
+    played: dict[tuple[int, int], list[Board]] = {}
+    for b in boards:
+        played.setdefault((b.deal_index - (b.deal_number - 1), b.rotation), []).append(b)
+    index = {n: i for i, n in enumerate(names)}
+    # per group of deals (its first deal) and player: twelfths of wins and seats held, so that
+    # shares add up exactly (a win shared by 1..4 seats is 12, 6, 4 or 3 twelfths)
+    twelfths: dict[int, np.ndarray] = {}
+    seats: dict[int, np.ndarray] = {}
+    count = 0
+    for (first, _), match in sorted(played.items()):
+        if sorted(b.deal_number for b in match) != list(range(1, group + 1)):
+            continue  # not a whole match
+        totals, labels = _table_totals(match, first)
+        top = max(totals)
+        level = totals.count(top)
+        wins = twelfths.setdefault(first, np.zeros(len(names), dtype=np.int64))
+        held = seats.setdefault(first, np.zeros(len(names), dtype=np.int64))
+        for t in range(4):
+            i = index[labels[t]]
+            held[i] += 1
+            if totals[t] == top:
+                wins[i] += 12 // level
+        count += 1
+    if not count:
+        return 0, [], []
+    firsts = sorted(twelfths)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_group = np.array([twelfths[f] / (12 * seats[f]) for f in firsts])  # NaN: absent
+    held_all = np.array([seats[f] for f in firsts]).sum(axis=0)
+    stats = []
+    for name in names:
+        col = per_group[:, index[name]]
+        col = col[~np.isnan(col)]
+        share = float(col.mean()) if len(col) else math.nan
+        stats.append(MatchStats(name, int(held_all[index[name]]), share, _se(col)))
+    margins = []
+    for i, a in enumerate(names):
+        for b_name in names[i + 1 :]:
+            d = per_group[:, index[a]] - per_group[:, index[b_name]]
+            d = d[~np.isnan(d)]
+            margins.append(
+                MatchMargin(a, b_name, float(d.mean()) if len(d) else math.nan, _se(d), len(d))
+            )
+    return count, stats, margins
 
 
 def summarise(
@@ -314,6 +488,8 @@ def summarise(
                 Margin(a, b_name, float(d.mean()) if len(d) else math.nan, _se(d), len(d))
             )
     r = rules if rules is not None else boards[0].rules
+    group = r.match_deals or 5
+    match_count, match_stats, match_margins = _match_results(boards, names, group)
     return Report(
         rules=r,
         deals=deals if deals is not None else len(deal_ids),
@@ -323,6 +499,10 @@ def summarise(
         boards=tuple(boards),
         seconds=seconds,
         budget_ms=budget_ms,
+        match_deals=group,
+        match_count=match_count,
+        matches=tuple(match_stats),
+        match_margins=tuple(match_margins),
     )
 
 

@@ -19,8 +19,10 @@ def add_arena(sub: Subparsers, common: Parser) -> None:
         help="a duplicate tournament between four players (built-in or Bhoos protocol bots)",
         description="Play --deals seeded deals four times each, the hands rotated over the four "
         "--players (each holds every hand once), in matches of five deals, and report per "
-        "player the mean score per board, calls, tricks, make rate, faults and decision times, "
-        "and each player's margin over the others with standard errors clustered by deal. A "
+        "player the mean score per board, calls, tricks, make rate, faults, decision times, "
+        "its share of the matches won (ties shared; a quarter is par), and its "
+        "margin over the others in points and in matches with standard errors "
+        "clustered by deal. A "
         f"player is a built-in ({', '.join(BUILTINS)}; the variants "
         f"{', '.join('strong:' + v for v in STRONG_VARIANTS)} and "
         f"{', '.join('cheater:' + v for v in CHEATER_CALLS)} measure parts of them), "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, NoReturn
 
 from callbreak_lab.cli.base import (
     PROG,
@@ -17,6 +18,11 @@ from callbreak_lab.cli.base import (
     rules_of,
 )
 from callbreak_lab.fileio import read_lines
+
+if TYPE_CHECKING:
+    from callbreak_lab.bidding.match import MatchCall
+    from callbreak_lab.bidding.model import Recommendation
+    from callbreak_lab.rules import Ruleset
 
 __all__ = ["add_evaluate", "add_evaluate_model", "add_generate"]
 
@@ -128,6 +134,21 @@ def add_evaluate(sub: Subparsers, common: Parser) -> None:
         "number); a call-conditioned model (strict's) uses them",
     )
     p.add_argument(
+        "--totals",
+        default=None,
+        metavar="POINTS",
+        help="the match totals in points before this deal, seats 0..3 of this deal, e.g. "
+        "'0,0,31,-12': adds the call that gives the best chance of winning the match (with "
+        "--deal-of-match)",
+    )
+    p.add_argument(
+        "--deal-of-match",
+        type=int,
+        default=None,
+        metavar="K",
+        help="which deal of the match this is, 1..5 (with --totals; 1 alone: the first deal)",
+    )
+    p.add_argument(
         "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
     )
     p.add_argument(
@@ -145,40 +166,75 @@ def _earlier_calls(text: str | None) -> list[int] | None:
     return None if text is None else parse_ints(text, "evaluate: --earlier-calls")
 
 
+def _match(args: argparse.Namespace, rec: Recommendation) -> MatchCall:
+    """The match-aware call of ``--totals`` (points) and ``--deal-of-match``."""
+    from callbreak_lab.bidding.match import match_call_for
+    from callbreak_lab.equity import totals_of_points
+
+    totals = None if args.totals is None else totals_of_points(args.totals, "evaluate: --totals")
+    return match_call_for(
+        rec.distribution,
+        rec.seat,
+        rec.rules,
+        totals,
+        args.deal_of_match,
+        earlier_calls=rec.earlier_calls,
+    )
+
+
 def cmd_evaluate(args: argparse.Namespace) -> Output:
     """Bid-model advice for one hand, or for every line of --file."""
-    from callbreak_lab.bidding import evaluation as ev
-    from callbreak_lab.bidding.model import recommend_call
-
     rules = rules_of(args)
     if (args.hand is None) == (args.file is None):
         raise UsageError("evaluate: give a hand or --file (one of them)")
     earlier = _earlier_calls(args.earlier_calls)
     if args.file is None:
-        seat = args.seat if args.seat is not None else 0 if earlier is None else len(earlier)
-        rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
-        mc = None
-        if args.monte_carlo:
-            from callbreak_lab.analysis.montecarlo import monte_carlo
+        return _evaluate_hand(args, rules, earlier)
+    return _evaluate_file(args, rules, earlier)
 
-            mc = monte_carlo(
-                rec.hand,
-                rec.seat,
-                rules,
-                layouts=args.monte_carlo,
-                seed=0,
-                n_jobs=args.jobs,
-                progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe
-            )
-        data = rec.to_dict()
-        if mc is not None:
-            data["monte_carlo"] = {
-                "n": mc.n,
-                "call": mc.best_call,
-                "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
-                "distribution": mc.playout_dist.tolist(),
-            }
-        return Output(ev.format_recommendation(rec, mc), data)
+
+def _evaluate_hand(args: argparse.Namespace, rules: Ruleset, earlier: list[int] | None) -> Output:
+    """``evaluate`` of one hand: the call, and the Monte Carlo and the match when asked."""
+    from callbreak_lab.bidding import evaluation as ev
+    from callbreak_lab.bidding.model import recommend_call
+
+    seat = args.seat if args.seat is not None else 0 if earlier is None else len(earlier)
+    rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
+    mc = None
+    if args.monte_carlo:
+        from callbreak_lab.analysis.montecarlo import monte_carlo
+
+        mc = monte_carlo(
+            rec.hand,
+            rec.seat,
+            rules,
+            layouts=args.monte_carlo,
+            seed=0,
+            n_jobs=args.jobs,
+            progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe
+        )
+    data = rec.to_dict()
+    if mc is not None:
+        data["monte_carlo"] = {
+            "n": mc.n,
+            "call": mc.best_call,
+            "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
+            "distribution": mc.playout_dist.tolist(),
+        }
+    text = ev.format_recommendation(rec, mc)
+    if args.totals is not None or args.deal_of_match is not None:
+        match = _match(args, rec)
+        data["match"] = match.to_dict()
+        text += "\n\nfor the match: " + match.text()
+    return Output(text, data)
+
+
+def _evaluate_file(args: argparse.Namespace, rules: Ruleset, earlier: list[int] | None) -> NoReturn:
+    """``evaluate --file``: a call per line, printed line by line; exits 2 if a line failed."""
+    from callbreak_lab.bidding import evaluation as ev
+
+    if args.totals is not None or args.deal_of_match is not None:
+        raise UsageError("evaluate: --totals and --deal-of-match work with one hand, not --file")
     if args.monte_carlo:
         raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
     if earlier is not None:

@@ -15,6 +15,7 @@ exactly as the request wrote it.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
@@ -45,6 +46,45 @@ def _hand_of(cards: list[str]) -> Hand:
     return Hand.from_cards(parsed)
 
 
+def _match_call(
+    req: s.BidRequest, dist: Any, seat: int, earlier: list[int], call: int
+) -> tuple[int, str]:
+    """The call for the match from the context's ``round`` and totals
+    (``bidding.match.match_call_for``) and what decided it; ``call`` (the points-best) when
+    the context has no standing or a standing the equity cannot take (a bot still answers)."""
+    from callbreak_lab.bidding.match import match_call_for
+
+    try:
+        standing = bhoos.bid_standing(req.model_dump())
+        if standing is None:
+            return call, "no standing in the context: the points-best call"
+        totals, number = standing
+        found = match_call_for(dist, seat, BID_RULES, totals, number, earlier_calls=earlier or None)
+    except CallbreakLabError as e:
+        return call, f"the points-best call: {e}"
+    return found.call, found.reason.encode("ascii", "replace").decode()
+
+
+def _bid(req: s.BidRequest, svc: Service, response: Response) -> s.BidResponse:
+    """``/bid``'s answer (see ``register``), its source and match decision in the headers."""
+    hand = _hand_of(req.cards)
+    if len(hand) != 13:
+        raise FieldError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
+    earlier = bot_earlier_calls(req.model_dump())
+    seat = len(earlier)
+    try:
+        calls.check_earlier_calls(earlier, seat, BOT_RULES)
+    except CallError:
+        earlier = []  # another player's odd bid: still answer, without conditioning on it
+    forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
+    call = calls.best_call(forecast.dist, BID_RULES).call
+    used = f"; after calls {earlier}" if forecast.calls_used else ""
+    response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}{used}"
+    call, response.headers["x-callbreak-match"] = _match_call(req, forecast.dist, seat,
+                                                              earlier, call)  # fmt: skip
+    return s.BidResponse(value=max(1, min(8, int(call))))
+
+
 def register(app: FastAPI, svc: Service) -> None:
     """Add the bot routes to ``app``."""
 
@@ -58,21 +98,10 @@ def register(app: FastAPI, svc: Service) -> None:
         """Our call: the best expected-score call of the online preset within 1..8, from the
         bid model (or the stated fallback when no model is shipped; see ``/healthz``). The
         other players' bids in ``context`` give our seat and, for a call-conditioned model, the
-        earlier calls it conditions on."""
-        hand = _hand_of(req.cards)
-        if len(hand) != 13:
-            raise FieldError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
-        earlier = bot_earlier_calls(req.model_dump())
-        seat = len(earlier)
-        try:
-            calls.check_earlier_calls(earlier, seat, BOT_RULES)
-        except CallError:
-            earlier = []  # another player's odd bid: still answer, without conditioning on it
-        forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
-        call = calls.best_call(forecast.dist, BID_RULES).call
-        used = f"; after calls {earlier}" if forecast.calls_used else ""
-        response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}{used}"
-        return s.BidResponse(value=max(1, min(8, int(call))))
+        earlier calls it conditions on. With the match's ``round`` and every player's
+        ``totalPoints`` in ``context``, the call that gives the best chance of winning the
+        match (``bidding.match``; the header ``x-callbreak-match`` says why)."""
+        return _bid(req, svc, response)
 
     @app.post("/play", response_model=s.PlayResponse, responses=BODY_ERRORS, tags=["bot"])
     async def play(req: s.PlayRequest, request: Request, response: Response) -> s.PlayResponse:

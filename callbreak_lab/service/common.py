@@ -212,7 +212,38 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
         "calls_used": fc.calls_used,
         "calls": rows,
     }
+    if req.totals is not None or req.deal_of_match is not None:
+        body["match"] = _match_advice(req, fc.dist, rules, earlier)
     return hand, rules, body
+
+
+def _match_advice(
+    req: s.EvaluateRequest, dist: np.ndarray, rules: Ruleset, earlier: tuple[int, ...] | None
+) -> dict[str, Any]:
+    """``/v1/evaluate``'s ``match``: the match-aware call, every bad part of the standing a
+    ``FieldError`` naming its field."""
+    from callbreak_lab.bidding.match import check_deal_of_match, match_call_for
+    from callbreak_lab.equity import match_length, recorded_preset, totals_of_points
+
+    try:
+        n = match_length(rules)
+        recorded_preset(rules)
+    except CallbreakLabError as e:
+        raise FieldError("rules", str(e)) from None
+    if req.deal_of_match is None:
+        raise FieldError("deal_of_match", f"with the totals, give the deal of the match (1..{n})")
+    try:
+        k = check_deal_of_match(req.deal_of_match, rules)
+    except CallbreakLabError as e:
+        raise FieldError("deal_of_match", str(e)) from None
+    if req.totals is None and k != 1:
+        raise FieldError("totals", f"deal {k} of the match needs the four totals before it")
+    try:
+        totals = None if req.totals is None else totals_of_points(req.totals)
+        found = match_call_for(dist, req.seat, rules, totals, k, earlier_calls=earlier)
+    except CallbreakLabError as e:
+        raise FieldError("totals", str(e)) from None
+    return found.to_dict()
 
 
 def rules_catalogue() -> dict[str, Any]:

@@ -31,6 +31,8 @@ __all__ = [
     "LineRequest",
     "LineResponse",
     "LineStep",
+    "MatchAdvice",
+    "MatchCallRow",
     "ModelCard",
     "MonteCarloCheck",
     "PlayRequest",
@@ -187,7 +189,9 @@ class EvaluateRequest(BaseModel):
         {"hand": _EX_HAND, "seat": 1, "rules": "modern"},
         {"hand": _EX_HAND, "seat": 2, "rules": "strict", "earlier_calls": [3, 4]},
         {"hand": _EX_HAND, "seat": 0, "monte_carlo": 2},
-    )
+        {"hand": _EX_HAND, "seat": 2, "rules": "online", "earlier_calls": [3, 4],
+         "totals": [4.2, 13.7, 10.6, -3], "deal_of_match": 5},
+    )  # fmt: skip
 
     hand: str = Field(
         max_length=_TEXT,
@@ -211,6 +215,23 @@ class EvaluateRequest(BaseModel):
         le=MAX_MONTE_CARLO,
         description=f"also deal this many layouts around the hand and solve them "
         f"(1..{MAX_MONTE_CARLO}; bounded in time)",
+    )
+    totals: list[float] | None = Field(
+        None,
+        min_length=4,
+        max_length=4,
+        description="the match totals in points before this deal, seats 0..3 of this deal "
+        "(at most one decimal: 3.1). With `deal_of_match`, the answer's `match` gives the call "
+        "with the best chance of winning the match",
+        examples=[[0, 0, 3.1, -1.2]],
+    )
+    deal_of_match: int | None = Field(
+        None,
+        ge=1,
+        le=1000,
+        description="which deal of the match this is, 1..match_deals (5 in every preset); 1 "
+        "needs no totals",
+        examples=[5],
     )
 
 
@@ -239,6 +260,39 @@ class MonteCarloCheck(BaseModel):
     elapsed_ms: float = Field(description="time the check took")
 
 
+class MatchCallRow(BaseModel):
+    """One legal call's chance of winning the match."""
+
+    call: int = Field(description="the call")
+    expected_points: float = Field(description="its expected score in points")
+    make_probability: float = Field(ge=0, le=1, description="the chance of making it")
+    win_probability: float = Field(ge=0, le=1, description="the chance of winning the match")
+    win_se: float = Field(ge=0, description="standard error of win_probability")
+
+
+class MatchAdvice(BaseModel):
+    """The call for the match (``bidding.match.MatchCall.to_dict()``): each legal call's chance
+    of winning the match from the standing, from the bid model's forecast and the match equity
+    of recorded deals (``callbreak_lab.equity``)."""
+
+    rules: str = Field(description="the ruleset's name")
+    seat: Seat
+    totals: PerSeat = Field(description="the totals in tenths (31 is 3.1 points)")
+    totals_points: list[float] = Field(min_length=4, max_length=4, description="... in points")
+    deal_of_match: int = Field(ge=1, description="the deal being called")
+    deals_left: int = Field(ge=0, description="deals after this one")
+    earlier_calls: list[int] | None = Field(description="the earlier seats' calls given")
+    call: int = Field(description="the call for the match: the points-best unless another "
+                      "wins the match clearly more often")  # fmt: skip
+    points_call: int = Field(description="the call with the best expected score")
+    match_best: int = Field(description="the call that wins the match most often")
+    gain: float = Field(description="match_best's chance of winning minus points_call's")
+    gain_se: float = Field(ge=0, description="standard error of gain")
+    reason: str = Field(description="the decision in a sentence")
+    deals: int = Field(ge=1, description="recorded deals the equity rests on")
+    calls: list[MatchCallRow] = Field(description="every legal call, lowest first")
+
+
 class EvaluateResponse(BaseModel):
     """The call decision for one hand."""
 
@@ -261,6 +315,9 @@ class EvaluateResponse(BaseModel):
     )
     calls: list[CallRow] = Field(description="every legal call, lowest first")
     monte_carlo: MonteCarloCheck | None = Field(None, description="null: not asked for")
+    match: MatchAdvice | None = Field(
+        None, description="the call for the match (null: no totals or deal_of_match given)"
+    )
 
 
 class LineRequest(BaseModel):
@@ -644,6 +701,17 @@ class BidRequest(_BotBody):
                               "TD", "5D"],
                     "context": {"players": {"P0": {"bid": 0}, "Bot-1": {"bid": 3},
                                             "Bot-2": {"bid": 4}, "Bot-3": {"bid": 1}}},
+                    "timeBudget": 446,
+                },
+                {  # the match's last deal, 2.3 points behind: the call for the match
+                    "id": "P0",
+                    "cards": ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C",
+                              "TD", "5D"],
+                    "context": {"round": 5, "players": {
+                        "P0": {"bid": 0, "totalPoints": 11.4},
+                        "Bot-1": {"bid": 3, "totalPoints": 4.2},
+                        "Bot-2": {"bid": 4, "totalPoints": 13.7},
+                        "Bot-3": {"bid": 0, "totalPoints": 11.5}}},
                     "timeBudget": 446,
                 },
             ]
