@@ -78,7 +78,7 @@ OVERSAMPLE = 8
 
 #: the weight of the plays' likelihood when the inference is on (``strong:infer``; tuned by
 #: benchmarks/inference.py on deals apart from those it reports, benchmarks/RESULTS.md)
-PLAY_WEIGHT = 1.0
+PLAY_WEIGHT = 1.5
 
 #: the least probability a card played counts for under the play policy (see the docstring)
 PLAY_FLOOR = 0.02

@@ -74,11 +74,13 @@ _POP13 = np.array([bin(v).count("1") for v in range(1 << 13)], dtype=np.int8)
 NO_NEED = -99
 
 _BASE = ("one", "rank", "lowest_own", "highest_own", "len", "above_unseen", "below_unseen",
-         "master", "suit_unseen_none", "singleton")  # fmt: skip
+         "master", "suit_unseen_none", "singleton", "doubleton", "suit_unseen", "touch_above",
+         "touch_below", "honour", "second")  # fmt: skip
 _KINDS = ("lead", "follow", "trump", "discard")
 _EXTRA = ("follow_beats", "follow_cheapest_win", "follow_beats_last", "trump_cheapest_win",
           "beats_need", "beats_made", "lead_master_need", "lead_master_made", "lead_spade",
-          "lead_longest", "discard_lowest", "need_share", "spade_beats_made")  # fmt: skip
+          "lead_longest", "discard_lowest", "need_share", "spade_beats_made", "lead_rank_need",
+          "lead_rank_made", "follow_beats_need", "follow_beats_made")  # fmt: skip
 #: the feature columns, in order
 FEATURE_NAMES: tuple[str, ...] = (
     *(f"{k}_{b}" for k in _KINDS for b in _BASE),
@@ -222,6 +224,12 @@ def _columns(s: States, rows: np.ndarray, cards: np.ndarray, legal: np.ndarray) 
         above_unseen == 0,
         unseen == 0,
         length == 1,
+        length == 2,
+        _POP13[unseen] / 13.0,
+        ((own >> (rank + 1)) & 1) == 1,
+        ((own << 1 >> rank) & 1) == 1,
+        rank >= 9,
+        above_unseen == 1,
     ]
     bit = _ONE << c.astype(_U)
     beat = _beat_masks(s)[rows]
@@ -259,6 +267,10 @@ def _columns(s: States, rows: np.ndarray, cards: np.ndarray, legal: np.ndarray) 
         (kind == 3) & (lowest_side == bit),
         np.where(needs, np.minimum(need, left) / np.maximum(left, 1), 0.0),
         (suit == 3) & beats & made,
+        np.where((kind == 0) & needs, rank / 12.0, 0.0),
+        np.where((kind == 0) & made, rank / 12.0, 0.0),
+        (kind == 1) & beats & needs,
+        (kind == 1) & beats & made,
     ]
     return kind, base, extra
 
@@ -285,7 +297,7 @@ class PlayModel(BaseEstimator):  # type: ignore[misc]
     ``random_state``: seeds the starting weights (a small normal draw), so a fit is
     reproducible with a seed."""
 
-    def __init__(self, alpha: float = 1e-3, max_iter: int = 500, random_state: int | None = 0):
+    def __init__(self, alpha: float = 1e-4, max_iter: int = 500, random_state: int | None = 0):
         self.alpha = alpha
         self.max_iter = max_iter
         self.random_state = random_state
