@@ -41,12 +41,16 @@ from callbreak_lab.bidding.model import (
     recommend_call,
     shipped_models,
 )
+from callbreak_lab.seat.playmodel import load_play_model
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "callbreak_lab"
 #: what a build reads besides the package (pyproject: readme; MANIFEST.in: the sdist's files)
 BUILD_FILES = ("pyproject.toml", "README.md", "MANIFEST.in")
-MODEL_FILES = sorted(f"bid_{p}.{ext}" for p in PROFILES for ext in ("joblib", "json"))
+#: the bid models and the play policies (``seat.playmodel``), one of each per profile
+MODEL_FILES = sorted(
+    f"{kind}_{p}.{ext}" for kind in ("bid", "play") for p in PROFILES for ext in ("joblib", "json")
+)
 #: the match equity's recorded deals, one file and its card a preset
 EQUITY_FILES = sorted(f"equity_{p}.{ext}" for p in PRESETS for ext in ("npz", "json"))
 SHIPPED = sorted(MODEL_FILES + EQUITY_FILES)
@@ -91,7 +95,9 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.delenv(MODELS_ENV, raising=False)
     folder = shipped_models()
     assert isinstance(folder, Path) and folder.resolve() == PACKAGE / "models"
-    assert sorted(p.name for p in folder.iterdir() if p.name.startswith("bid_")) == MODEL_FILES
+    assert sorted(p.name for p in folder.iterdir() if p.suffix in (".joblib", ".json")) == (
+        MODEL_FILES
+    )
     for profile in PROFILES:
         model_file, card_file = model_paths(profile)
         assert (model_file, card_file) == (
@@ -99,6 +105,7 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
             folder / f"bid_{profile}.json",
         )
         assert load_model(profile).profile == profile
+        assert load_play_model(profile).coef_.size
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]["callbreak_lab"]
@@ -130,6 +137,8 @@ def test_the_models_load_from_a_zip_import(tmp_path: Path) -> None:
     script = (
         "import json, callbreak_lab\n"
         "from callbreak_lab.bidding.model import recommend_call, shipped_models\n"
+        "from callbreak_lab.seat.playmodel import load_play_model\n"
+        "assert load_play_model('home').coef_.size\n"
         f"r = recommend_call({HAND!r}, 1, 'online')\n"
         "print(json.dumps([callbreak_lab.__file__, type(shipped_models()).__module__,"
         " r.call, r.expected]))\n"
@@ -182,7 +191,7 @@ def _wheel_names(wheel: Path) -> list[str]:
 
 @pytest.mark.slow
 def test_the_wheel_and_the_sdist_hold_the_models(built: dict[str, Path]) -> None:
-    """Both carry the eight model files and no evaluation report, plot or test; the sdist's
+    """Both carry the sixteen model files and no evaluation report, plot or test; the sdist's
     files are the package's, README.md and the build's configuration."""
     version = callbreak_lab.__version__
     assert built["wheel"].name == f"callbreak_lab-{version}-py3-none-any.whl"
@@ -281,6 +290,8 @@ def test_installed_package_runs_outside_the_repository(
         "import callbreak_lab\n"
         "from callbreak_lab.widgets import call_advisor, play_against_bots\n"
         "from callbreak_lab.bidding.model import shipped_models\n"
+        "from callbreak_lab.seat.playmodel import load_play_model\n"
+        "assert load_play_model('online').coef_.size\n"
         "print(json.dumps({'file': callbreak_lab.__file__, 'models': str(shipped_models()),\n"
         "    'version': callbreak_lab.__version__,\n"
         "    'metadata': importlib.metadata.version('callbreak_lab'),\n"

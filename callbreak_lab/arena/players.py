@@ -31,8 +31,9 @@ Built in, by name (``make_player``):
   uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick even
   without a budget, ``strong:exact`` finds every card's exact value in the first three tricks too
   rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
-  budget, ``strong:match`` plays the match's last deal for the match: the variants that measure
-  each part);
+  budget, ``strong:match`` plays the match's last deal for the match, ``strong:infer`` weighs
+  the layouts by the other seats' plays under the learned play policy too
+  (``seat.layouts.PLAY_WEIGHT``): the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -53,6 +54,7 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
+from callbreak_lab.seat.layouts import PLAY_WEIGHT
 from callbreak_lab.seat.policy import (
     LAYOUT_SHARE,
     PIMC,
@@ -263,11 +265,12 @@ class StrongPlayer(PolicyPlayer):
     throughout), ``match``: on the match's last deal it plays for the match
     (``seat.matchplay``), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time
     at most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
-    with a budget, the last 40 cards without one)."""
+    with a budget, the last 40 cards without one), ``play_weight`` the weight of the other
+    seats' plays under the learned play policy in the dealer (0: not used)."""
 
     name = "strong"
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  (one keyword a variant, as make_player's strong:<flag>s)
         self,
         layouts: int = 64,
         budget_ms: int | None = None,
@@ -277,6 +280,7 @@ class StrongPlayer(PolicyPlayer):
         window_above: int | None = None,
         cap_layouts: bool = False,
         match: bool = False,
+        play_weight: float = 0.0,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -288,6 +292,7 @@ class StrongPlayer(PolicyPlayer):
             window_above=STRONG.window_above if window_above is None else int(window_above),
             layout_share=LAYOUT_SHARE if cap_layouts else None,
             match=match,
+            play_weight=play_weight,
         )
         super().__init__(policy, budget_ms)
 
@@ -357,7 +362,7 @@ class CheaterPlayer:
 # --- registry -------------------------------------------------------------------------------------
 
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
-STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap", "match")
+STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer")
 
 BUILTINS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
@@ -402,6 +407,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             window_above=52 if "exact" in flags else None,
             cap_layouts="cap" in flags,
             match="match" in flags,
+            play_weight=PLAY_WEIGHT if "infer" in flags else 0.0,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

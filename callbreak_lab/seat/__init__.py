@@ -7,7 +7,10 @@ layer: the arena's players, the service's bot, single-dummy advice and reviews.
   request) and what the plays showed about the other hands.
 - ``dealing``: exact uniform dealing around known cards and void suits.
 - ``layouts``: THE dealer of the hidden cards (every layout when few, exact counting under the
-  limits the play shows, draws weighted by the calls).
+  limits the play shows, draws weighted by the calls and, with ``play_weight``, by the cards
+  played under the learned play policy).
+- ``playmodel``: the learned play policy (a probability for each legal card, for many
+  hypothetical hands at once) and its shipped models.
 - ``outcomes``: the solver's values on each layout and each card's weighted outcome.
 - ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``), and the cheap card.
 """

@@ -16,7 +16,8 @@ this module for the layouts of the cards the seat cannot see, consistent with it
   layout gets the likelihood of the calls the other seats made had they held the layout's hands
   (``call_log_likelihood``), and the layouts are drawn by that weight, repeats merged into
   weights, the likeliest first; with ``exact_limit`` and at most that many consistent layouts,
-  every one of them is taken with its weight instead (``Layouts.exact``).
+  every one of them is taken with its weight instead (``Layouts.exact``). With ``play_weight``
+  > 0 the cards the other seats played are evidence too (policy-based inference, below).
 
 The likelihood of a call. A seat chooses its call from what its hand is worth: the bid model's
 trick distribution for the hand gives the expected score of every legal call
@@ -28,6 +29,14 @@ layouts' hands are those *as dealt* (cards played included), which is what the c
 from. Drawing deals ``oversample * n`` uniform candidates, weighs them and draws ``n`` with
 probability proportional to the weight (systematic resampling); the effective sample size of
 the weights says how much the calls narrowed the field.
+
+The likelihood of the play. A seat that led the K♥ rarely holds the A♥; one that trumped low
+rarely holds a high spade. A learned play policy (``seat.playmodel``, trained on the ``strong``
+player's own choices) gives the probability of each legal card for any hand, so each candidate
+layout also gets ``play_weight * sum log max(P(card played | the hand the layout gave the seat
+then), play_floor)`` over every card the other seats played (``play_log_likelihood``): the floor
+keeps one surprising card from ruling a layout out, the weight (a temperature) how far the
+policy is trusted. ``play_weight = 0`` (the default) leaves the dealer as it was, draw for draw.
 """
 
 from __future__ import annotations
@@ -48,12 +57,15 @@ __all__ = [
     "BETA",
     "NO_LAYOUT",
     "OVERSAMPLE",
+    "PLAY_FLOOR",
+    "PLAY_WEIGHT",
     "Layouts",
     "call_log_likelihood",
     "consistent_layouts",
     "counted_layouts",
     "draw",
     "effective_size",
+    "play_log_likelihood",
     "uniform_layouts",
 ]
 
@@ -63,6 +75,13 @@ BETA = 2.0
 #: uniform candidates dealt per layout drawn: the calls' weights are uneven (a few candidates
 #: fit them far better than the rest), and more candidates keep more distinct layouts
 OVERSAMPLE = 8
+
+#: the weight of the plays' likelihood when the inference is on (``strong:infer``; tuned by
+#: benchmarks/inference.py on deals apart from those it reports, benchmarks/RESULTS.md)
+PLAY_WEIGHT = 1.5
+
+#: the least probability a card played counts for under the play policy (see the docstring)
+PLAY_FLOOR = 0.02
 
 #: the one error text for a table no layout fits
 NO_LAYOUT = "no layout of the hidden cards fits what the table showed"
@@ -263,10 +282,39 @@ def call_log_likelihood(
     return total
 
 
+def play_log_likelihood(masks: np.ndarray, k: Knowledge, floor: float = PLAY_FLOOR) -> np.ndarray:
+    """``sum log max(P(card played | hand then), floor)`` of each layout (row of ``masks``,
+    hands as dealt) over every card the seats other than ``k.seat`` played, under the shipped
+    play policy of ``k.rules`` (``seat.playmodel``)."""
+    from callbreak_lab.seat.playmodel import load_play_model, record_states
+
+    m = len(masks)
+    movers, cards, before, states = record_states(k.record, k.calls)
+    other = np.flatnonzero(movers != k.seat)
+    if m == 0 or other.size == 0:
+        return np.zeros(m)
+    movers, cards, before = movers[other], cards[other], before[other]
+    p = other.size
+    hands = (masks[:, movers].astype(np.uint64) & ~before[None, :]).reshape(-1)
+    tiled = states.take(np.tile(other, m)).with_hands(hands)
+    rows, cand, proba = load_play_model(k.rules).state_proba(k.rules, tiled)
+    played = np.zeros(m * p)
+    hit = cand == np.tile(cards, m)[rows]
+    played[rows[hit]] = proba[hit]
+    return np.asarray(np.log(np.maximum(played, floor)).reshape(m, p).sum(axis=1))
+
+
 def _callers(k: Knowledge) -> tuple[list[int], list[int]]:
     """The other seats whose calls ``k`` knows, and those calls."""
     others = [s for s in range(4) if s != k.seat and k.calls[s] is not None]
     return others, [int(k.calls[s]) for s in others]  # type: ignore[arg-type]
+
+
+def _movers(k: Knowledge) -> list[int]:
+    """The seat that played each card of ``k.record`` (seat 0 led the first trick)."""
+    from callbreak_lab.game import record_seats
+
+    return list(record_seats(k.record))[:-1]
 
 
 def _merged(rows: np.ndarray, candidates: int, ess: float) -> Layouts:
@@ -287,26 +335,37 @@ def draw(
     beta: float = BETA,
     oversample: int = OVERSAMPLE,
     exact_limit: int = 0,
+    play_weight: float = 0.0,
+    play_floor: float = PLAY_FLOOR,
 ) -> Layouts:
     """The layouts a judgement of ``k.seat`` is made over (see the module docstring): every
     consistent layout with its call likelihood when there are at most ``exact_limit``, else
     ``n`` drawn by the likelihood of the other seats' calls (``k.calls``) from ``oversample * n``
-    uniform candidates, repeats merged. None fitting: no rows (a seat's plays contradict each
-    other)."""
+    uniform candidates, repeats merged; with ``play_weight`` > 0 the likelihood of the other
+    seats' plays under the play policy weighs them too (floored at ``play_floor``). None
+    fitting: no rows (a seat's plays contradict each other)."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
         raise UsageError(
             f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}"
         )
     callers, made = _callers(k)
+    by_play = play_weight > 0 and any(s != k.seat for s in _movers(k))
+
+    def log_likelihood(masks: np.ndarray) -> np.ndarray:
+        total = call_log_likelihood(masks, callers, made, k.rules, beta)
+        if by_play:
+            total = total + play_weight * play_log_likelihood(masks, k, play_floor)
+        return total
+
     if exact_limit:
         every = consistent_layouts(k, exact_limit)
         if every is not None and len(every):
-            loglik = call_log_likelihood(every, callers, made, k.rules, beta)
+            loglik = log_likelihood(every)
             weights = np.exp(loglik - loglik.max())
             return Layouts(every, weights, len(every), effective_size(weights), exact=True)
     rng = np.random.default_rng(seed)
     try:
-        if beta == 0 or not callers:
+        if (beta == 0 or not callers) and not by_play:
             plain = uniform_layouts(k, int(n), rng)
             return _merged(plain, len(plain), float(len(plain)))
         cand = uniform_layouts(k, int(n) * oversample, rng)
@@ -314,7 +373,7 @@ def draw(
         return Layouts(_EMPTY, np.zeros(0), 0, 0.0)
     if len(cand) == 0:
         return Layouts(_EMPTY, np.zeros(0), 0, 0.0)
-    loglik = call_log_likelihood(cand, callers, made, k.rules, beta)
+    loglik = log_likelihood(cand)
     w = np.exp(loglik - loglik.max())
     w /= w.sum()
     ess = float(1.0 / np.sum(w * w))

@@ -6,11 +6,12 @@ A :class:`SearchPolicy` chooses from a seat's :class:`~callbreak_lab.seat.knowle
 * a forced card is played at once; while more than ``search_cards`` cards are in the hands, the
   cheap card (``cheap_card``: no search);
 * otherwise it draws up to ``layouts`` layouts of the hidden cards (``seat.layouts.draw``:
-  weighted by the other seats' calls with ``beta`` > 0, uniform with 0), solves the seat's card
-  values on each within the time limit (``seat.outcomes.solve_layouts``), and plays the card
-  with the best expected *score* of its call over them (``objective="score"``; ties to the
-  higher mean value, then the lowest card) or the best mean value (``"tricks"``, and whenever
-  its own call is not known);
+  weighted by the other seats' calls with ``beta`` > 0, uniform with 0, and by the likelihood of
+  the cards they played under the learned play policy with ``play_weight`` > 0), solves the
+  seat's card values on each within the time limit (``seat.outcomes.solve_layouts``), and
+  plays the card with the best expected *score* of its call over them (``objective="score"``;
+  ties to the higher mean value, then the lowest card) or the best mean value (``"tricks"``,
+  and whenever its own call is not known);
 * while more than ``window_above`` cards are in the hands and the call is still to make, each
   card's value is only placed against the call (``solver.card_values_within``: short of it,
   exactly it, or at least one trick over), which is all the score needs but the tenths of
@@ -40,7 +41,7 @@ from callbreak_lab.cards import Card, Hand, Suit, play_order_key
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
-from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, draw
+from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, PLAY_FLOOR, draw
 from callbreak_lab.seat.matchplay import MATCH_CARDS, match_chances, standing_matters
 from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layouts
 
@@ -159,7 +160,9 @@ class SearchPolicy:
     without search (None: 52 with a time limit, 40 without: 64 full-deal layouts take seconds);
     ``budget_share``: the share of a time limit spent searching; ``match``: on the match's last
     deal, with the standings known and not level, play the card with the best chance of winning
-    the match (``seat.matchplay``) once at most ``MATCH_CARDS`` cards are in the hands."""
+    the match (``seat.matchplay``) once at most ``MATCH_CARDS`` cards are in the hands;
+    ``play_weight``: the weight of the other seats' plays under the learned play policy in the
+    dealer (0: not used), floored at ``play_floor``."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -170,6 +173,8 @@ class SearchPolicy:
     search_cards: int | None = None
     budget_share: float = 0.8
     match: bool = False
+    play_weight: float = 0.0
+    play_floor: float = PLAY_FLOOR
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -178,6 +183,8 @@ class SearchPolicy:
             raise UsageError(f"objective must be 'score' or 'tricks', got {self.objective!r}")
         if not (isinstance(self.beta, int | float) and self.beta >= 0):
             raise UsageError(f"beta must be a number >= 0, got {self.beta!r}")
+        if not (isinstance(self.play_weight, int | float) and self.play_weight >= 0):
+            raise UsageError(f"play_weight must be a number >= 0, got {self.play_weight!r}")
         if not 0 < self.budget_share <= 1:
             raise UsageError(f"budget_share must be in (0, 1], got {self.budget_share!r}")
 
@@ -202,7 +209,15 @@ class SearchPolicy:
             return Choice(cheap, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
         if not self.searches(k, time_limit):
             return Choice(cheap, "cheap", elapsed_ms=(time.perf_counter() - t0) * 1000)
-        drawn = draw(k, self.layouts, seed, beta=self.beta, oversample=self.oversample)
+        drawn = draw(
+            k,
+            self.layouts,
+            seed,
+            beta=self.beta,
+            oversample=self.oversample,
+            play_weight=self.play_weight,
+            play_floor=self.play_floor,
+        )
         own = k.own_call
         objective: Objective = "tricks" if own is None else self.objective
         window = None

@@ -1,0 +1,99 @@
+"""The dealer's inference from the cards played (``seat.layouts.draw(play_weight=...)``,
+``play_log_likelihood``) under the shipped play policy."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from callbreak_lab.cards import Deal
+from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat import Knowledge, SearchPolicy
+from callbreak_lab.seat.layouts import draw, play_log_likelihood
+
+
+def _loglik(rules: Ruleset, seat: int, record: str, *layouts: list[str]) -> list[float]:
+    """The play log-likelihood of each layout (four dotted hands as dealt) for ``seat``."""
+    deal = Deal.parse(" ".join(layouts[0]))
+    k = Knowledge.of_position(Position.replay(deal, record, rules), seat, calls=[3, 3, 3, 3])
+    rows = np.array(
+        [[Deal.parse(" ".join(h))[s].mask for s in range(4)] for h in layouts], dtype=np.uint64
+    )
+    return list(play_log_likelihood(rows, k))
+
+
+def test_a_layout_that_contradicts_a_lead_is_less_likely() -> None:
+    """Seat 0 led the 2♣ to the first trick: a layout that gives it the A♦ (the best diamond
+    left, which it would have led: the ``strong`` player cashes a side suit's best card first)
+    is less likely than one where the A♦ is seat 1's."""
+    rules = Ruleset.coerce("online")
+    fits = ["AKQ.KQJ.JT2.5432", "JT9.A32.AK98.AKT", "8765.T98.Q76.QJ9", "432.7654.543.876"]
+    contradicts = ["AKQ.KQJ.AT2.5432", "JT9.A32.KJ98.AKT", *fits[2:]]
+    a, b = _loglik(rules, 3, "2C", fits, contradicts)
+    assert a > b
+
+
+def test_a_layout_where_the_last_seat_ducked_with_the_ace_is_less_likely() -> None:
+    """Home rules (no need to beat): seat 3, last to the trick, played the 2♥ under the K♥.
+    A layout where it held the A♥ (a sure trick it gave away) is less likely than one where the
+    A♥ is seat 1's, who then won the trick with the cheaper of its two top hearts."""
+    rules = Ruleset.coerce("home")
+    fits = ["AKQ.QJ.AKQJ2.543", "JT9.AK54.T987.AK", "8765.T9876.54.QJ", "432.32.63.T98762"]
+    contradicts = [fits[0], "JT9.K54.T9876.AK", fits[2], "432.A32.3.T98762"]
+    a, b = _loglik(rules, 2, "QH KH 6H 2H", fits, contradicts)
+    assert a > b
+
+
+def _digest(drawn: object) -> str:
+    rows = drawn.rows  # type: ignore[attr-defined]
+    weights = drawn.weights  # type: ignore[attr-defined]
+    return hashlib.sha256(rows.tobytes() + weights.tobytes()).hexdigest()[:16]
+
+
+#: ``draw(k, 16, 7, **kw)`` of the dealer before the play policy (computed with the code of
+#: main at 2817e65): the play weight off must deal exactly these
+BEFORE = {
+    ("online", 3, 0): ["0f24bc52607a7276", "0f24bc52607a7276", "1f7ba85fa0d5ed51"],
+    ("modern", 4, 17): ["8e02e8c5c0eacc4d", "8e02e8c5c0eacc4d", "d6bec747650d14d0"],
+    ("strict", 5, 30): ["64085ffd0dbffd06", "64085ffd0dbffd06", "d3a7b6511c2552e5"],
+    ("home", 6, 41): ["833cb986ec8b442e", "73b55ebe2a1f8242", "22e4bdc1ea07620e"],
+}
+
+
+@pytest.mark.parametrize(("preset", "seed", "cards"), list(BEFORE))
+def test_draw_with_the_play_weight_off_deals_as_before(preset: str, seed: int, cards: int) -> None:
+    rules = Ruleset.coerce(preset)
+    pos = Position(Deal.random(seed), rules)
+    for _ in range(cards):
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    kws: list[dict[str, object]] = [{}, {"exact_limit": 2000}, {"beta": 0.0}]
+    got = [_digest(draw(k, 16, 7, play_weight=0.0, **kw)) for kw in kws]  # type: ignore[arg-type]
+    assert got == BEFORE[(preset, seed, cards)]
+    assert [_digest(draw(k, 16, 7, **kw)) for kw in kws] == got  # type: ignore[arg-type]
+
+
+def test_draw_with_the_play_weight_on() -> None:
+    """With the plays weighed the draw still deals consistent layouts, reports the weights'
+    effective sample size, and the policy's field turns it on."""
+    rules = Ruleset.coerce("online")
+    pos = Position(Deal.random(21), rules)
+    for _ in range(22):
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    on = draw(k, 16, 7, play_weight=1.0)
+    off = draw(k, 16, 7)
+    assert 0 < on.ess <= on.candidates and on.candidates == off.candidates
+    assert _digest(on) != _digest(off)
+    for row in on.rows:
+        assert int(row[k.seat]) == k.hand | k.played_by[k.seat]
+        for s in range(4):
+            assert int(row[s]) & k.played_by[s] == k.played_by[s]
+            assert int(row[s]) & ~k.played_by[s] & k.banned(s) == 0
+    policy = SearchPolicy(layouts=8, play_weight=1.0)
+    assert policy.choose(k, seed=1).card in pos.legal_cards()
+    with pytest.raises(ValueError, match="play_weight"):
+        SearchPolicy(play_weight=-1.0)
