@@ -17,7 +17,13 @@ from callbreak_lab.bidding.model import recommend_call
 HAND = "AKQ2.T98.765.432"
 
 
-@pytest.mark.parametrize("preset", ["online", "strict", "home"])
+#: online in ``make quick``; every preset in ``make test``
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    "preset", ["online", pytest.param("strict", marks=SLOW), pytest.param("home", marks=SLOW)]
+)
 def test_the_first_deal_and_unknown_standings_give_todays_call(preset: str) -> None:
     for i in range(60):
         deal = Deal.random(1000 + i)
@@ -32,7 +38,10 @@ def test_the_first_deal_and_unknown_standings_give_todays_call(preset: str) -> N
         assert "standings are unknown" in unknown.reason
 
 
-@pytest.mark.parametrize("preset", ["online", "modern", "strict", "home", "pagat"])
+@pytest.mark.parametrize(
+    "preset",
+    ["online", *(pytest.param(p, marks=SLOW) for p in ("modern", "strict", "home", "pagat"))],
+)
 def test_level_totals_with_deals_to_come_give_todays_call(preset: str) -> None:
     # every total level (at any value) with two or more deals after this one: today's call,
     # with or without the earlier seats' calls

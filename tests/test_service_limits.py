@@ -181,6 +181,7 @@ def test_json_sent_as_text_names_the_content_type(server: str, path: str) -> Non
 # --- shares of the solver workers --------------------------------------------------------------
 
 
+@pytest.mark.slow  # a pool of real worker processes: make test
 def test_pool_shares_workers_between_kinds_and_clients() -> None:
     """Three long bot jobs of one client and a quick solve of another: the solve runs at once
     on the worker the bot kind may not take, so it is answered while the first bot job still
@@ -213,6 +214,7 @@ def test_pool_shares_workers_between_kinds_and_clients() -> None:
     assert ends[-1] > 3 * 1.0 - 0.2
 
 
+@pytest.mark.slow  # a pool of real worker processes: make test
 def test_one_client_cannot_take_every_worker() -> None:
     """Three long jobs of one client and a quick one of another: the other client's job is
     answered while the first long job still runs."""
