@@ -312,7 +312,7 @@ class CheaterPlayer:
     clamped to the call range, or the bid model's call from its hand alone (``"model"``, as
     ``pimc`` and ``strong`` call). The floor is the default because the others do not play the
     play-out: against ``simple`` players the play-out call is missed about one deal in five
-    and scores less than ``simple`` (benchmarks/RESULTS.md, the arena)."""
+    and scores less than ``simple`` (benchmarks/HISTORY.md, "Arena")."""
 
     name = "cheater"
     sees_deal = True

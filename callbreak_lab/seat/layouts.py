@@ -77,7 +77,8 @@ BETA = 2.0
 OVERSAMPLE = 8
 
 #: the weight of the plays' likelihood when the inference is on (``strong:infer``; tuned by
-#: benchmarks/inference.py on deals apart from those it reports, benchmarks/RESULTS.md)
+#: benchmarks/inference.py on deals apart from those it reports: benchmarks/HISTORY.md,
+#: "Reading the table")
 PLAY_WEIGHT = 1.5
 
 #: the least probability a card played counts for under the play policy (see the docstring)
