@@ -456,3 +456,54 @@ def test_app_keeps_a_refused_calls_before_entry_with_its_error(
     assert "seat 2" in after
     browser.wait("document.querySelector('.cb-explain').innerText.includes('scores best')")
     browser.wait("document.querySelectorAll('.cb-call-table tr').length > 1")
+
+
+def _choose(browser: CDP, selector: str, label: str) -> None:
+    """Choose ``label`` in a select as a person does: the option and a change event (option
+    texts show their spaces as no-break spaces)."""
+    index = browser.js(
+        f"(() => {{ const s = document.querySelector({json.dumps(selector)});"
+        " const i = [...s.options].findIndex("
+        f"(o) => o.text.replace(/\\u00a0/g, ' ') === {json.dumps(label)});"
+        " s.selectedIndex = i; s.dispatchEvent(new Event('change', {bubbles: true}));"
+        " return i; })()"
+    )
+    assert index >= 0, f"no option {label!r} in {selector}"
+
+
+def test_app_calls_for_the_match_from_the_standing(app_url: str, browser: CDP) -> None:
+    """The README's example in the page: online, three points behind before the last deal.
+    The match line names the call for the match beside the points call; a bad standing shows
+    its reason in red and keeps the points call."""
+    browser.call("Page.enable")
+    browser.call("Page.navigate", url=app_url)
+    browser.wait("document.querySelectorAll('button.cb-card').length === 52", seconds=120)
+    browser.type_into(".cb-hand-text input", "KQJ5.A98.AQ5.K32")
+    browser.wait("document.querySelector('.cb-hand-status').innerText.includes('13 of 13')")
+    _choose(browser, ".cb-preset select", "online")
+    _choose(browser, ".cb-deal-of-match select", "deal 5 of 5")
+    browser.type_into(".cb-totals input", "0, 3, 0, 0")
+    for box in (".cb-totals", ".cb-deal-of-match"):  # their labels are whole
+        assert not browser.js(CUT_OFF % json.dumps(f"{box} label")), box
+    assert browser.js(PLACEHOLDER_FITS % json.dumps(".cb-totals input"))
+    browser.click("button.cb-advise")
+    call = browser.wait("document.querySelector('.cb-call').innerText.trim()", seconds=120)
+    if not call.startswith("Call "):
+        pytest.skip(f"no forecast source: {call}")
+    match = browser.wait("document.querySelector('.cb-match-call')?.innerText", seconds=60)
+    assert match.startswith("For the match: call ") and "3 points behind" in match, match
+    rows = browser.js("document.querySelectorAll('.cb-match-table tr').length")
+    assert rows >= 3  # the header and the calls with the best chances
+    browser.screenshot("browser_call_advisor_match.png")
+
+    browser.type_into(".cb-totals input", "0, 3, x, 0")
+    browser.click("button.cb-advise")
+    error = browser.wait(
+        "(() => { const t = document.querySelector('.cb-match').innerText;"
+        " return t.includes('seat 2') && t; })()"
+    )
+    assert error.startswith("match:"), error
+    colour = browser.js("getComputedStyle(document.querySelector('.cb-match span')).color")
+    assert colour == "rgb(192, 57, 43)", colour  # red
+    # the points call still comes with a refused standing
+    browser.wait("document.querySelector('.cb-call').innerText.startsWith('Call ')", seconds=60)

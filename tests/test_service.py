@@ -154,16 +154,16 @@ def test_monte_carlo_cap(client: TestClient) -> None:
 def test_monte_carlo_admission_by_time_bound() -> None:
     """A Monte Carlo check that cannot finish inside the time bound is refused at once with the
     limit and the reason, not run until its worker is killed (20 s lost, a worker held)."""
-    cfg = Settings(workers=1, solve_timeout=6.0, monte_carlo_sample_ms=300.0)
-    assert cfg.monte_carlo_cap == 10  # half of 6 s at 300 ms a sample
+    cfg = Settings(workers=1, solve_timeout=30.0, monte_carlo_sample_ms=1500.0)
+    assert cfg.monte_carlo_cap == 10  # half of 30 s at 1.5 s a sample (two run well inside it)
     with TestClient(create_app(cfg)) as small:
         before = small.get("/healthz").json()["workers"]
         resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 11})
         # refused before any worker ran it: no job completed or killed meanwhile
         assert small.get("/healthz").json()["workers"] == before
         message = _error(resp, "monte_carlo")
-        assert message.startswith("at most 10 samples, got 11: a sample takes about 300 ms")
-        assert "6 s time bound" in message
+        assert message.startswith("at most 10 samples, got 11: a sample takes about 1500 ms")
+        assert "30 s time bound" in message
         ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 2})
         assert ok.status_code == 200 and ok.json()["monte_carlo"]["samples"] == 2
     # the defaults: what fits in half of 20 s

@@ -433,7 +433,10 @@ def test_the_named_counters_agree_with_each_other_and_add_the_helpers() -> None:
     assert c.nodes > c.tt_hits + c.quick_cuts and c.nodes >= c.probes > 0 and c.tt_stores > 0
     assert c.tt_hits > 0 and c.quick_cuts > 0 and c.sibling_skips > 0
     helper = two._helper
-    assert helper is not None and helper.joined > 0
+    assert helper is not None
+    if not helper.joined:  # a loaded machine may finish every ending before the helper starts
+        assert api.value_of(api.make_root(Deal.random(7), "online"), 0, two) >= 0
+    assert helper.joined > 0
     own = two.counters(helper=False)
     assert two.counters().nodes == own.nodes + Counters(helper.stats).nodes
     assert own.nodes == Counters(two.stats).nodes

@@ -509,3 +509,69 @@ def test_controllers_import_no_ipywidgets() -> None:
         "import callbreak_lab.widgets.charts; assert 'ipywidgets' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- the match standing in the call advisor ---------------------------------------------------
+
+MATCH_HAND = "KQJ5.A98.AQ5.K32"  # the README's example: 3 points behind before the last deal
+
+
+def test_advisor_view_calls_for_the_match_from_the_standing() -> None:
+    from callbreak_lab.bidding.match import match_call
+
+    views = _views()
+    c = CallAdvisor(HandPicker(MATCH_HAND), preset="online")
+    v = views.CallAdvisorView(c)
+    v.advise.click()
+    points = c.forecast.call
+    assert v.match.value == ""  # no standing: no match line
+    v.deal_of_match.value = 5
+    v.totals.value = "0, 3, 0, 0"
+    assert c.totals == (0, 30, 0, 0) and c.deal_of_match == 5 and not c.standing_error
+    assert v.call.value == ""  # the old advice no longer applies
+    v.advise.click()
+    want = match_call(MATCH_HAND, 0, "online", (0, 30, 0, 0), deal_of_match=5)
+    assert c.match is not None and c.match.call == want.call and c.match.reason == want.reason
+    assert want.call != points  # behind before the last deal: not the points-best call
+    assert f"For the match: call <b>{want.call}</b>" in v.match.value
+    assert "behind" in v.match.value and "cb-match-table" in v.match.value
+    assert f"Call <b>{points}</b>" in v.call.value  # the points call still shows beside it
+
+
+def test_advisor_view_level_first_deal_standing_keeps_todays_call() -> None:
+    views = _views()
+    c = CallAdvisor(HandPicker(HAND), preset="online")
+    v = views.CallAdvisorView(c)
+    v.deal_of_match.value = 1
+    v.advise.click()
+    assert c.match is not None and c.match.call == c.forecast.call
+    assert "first deal" in c.match.reason
+
+
+@pytest.mark.parametrize(
+    ("totals", "deal", "message"),
+    [
+        ("1,2,3", 4, "four totals"),
+        ("1,2,x,4", 4, "seat 2"),
+        ("1,2,3,4", None, "choose the deal of the match"),
+        ("", 3, "needs the four totals"),
+        ("1,0,0,0", 1, "every total is 0"),
+    ],
+)
+def test_advisor_view_refuses_a_bad_standing_by_name(
+    totals: str, deal: int | None, message: str
+) -> None:
+    views = _views()
+    c = CallAdvisor(HandPicker(HAND), preset="online")
+    v = views.CallAdvisorView(c)
+    v.deal_of_match.value = deal or 0  # 0: "not in a match"
+    v.totals.value = totals
+    assert message in c.standing_error
+    assert v.totals.value == totals  # kept as typed
+    v.advise.click()
+    assert c.forecast is not None and c.match is None  # the points advice still shows
+    assert "match:" in v.match.value and message in v.match.value
+    v.totals.value = "1,2,3,4" if deal not in (None, 1) else ""
+    if deal is None:
+        v.deal_of_match.value = 0
+    assert not c.standing_error and "match:" not in v.match.value

@@ -13,6 +13,7 @@ import numpy as np
 
 from callbreak_lab.bidding.calls import check_earlier_calls
 from callbreak_lab.bidding.features import feature_dict
+from callbreak_lab.bidding.match import MatchCall, check_deal_of_match, match_call_for
 from callbreak_lab.cards import (
     ALL_CARDS,
     N_TRICKS,
@@ -23,7 +24,8 @@ from callbreak_lab.cards import (
     Suit,
     check_seat,
 )
-from callbreak_lab.errors import CallError, HandError
+from callbreak_lab.equity import totals_of_points
+from callbreak_lab.errors import CallbreakLabError, CallError, HandError
 from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
@@ -214,7 +216,9 @@ class CallAdvisor(Observable):
     """Suggested call, make probabilities and expected scores for a picked hand.
 
     ``forecaster`` gives the quick forecast (the bid model by default); ``simulator`` the slow
-    Monte Carlo reference used by "check with simulation".
+    Monte Carlo reference used by "check with simulation". With the match standing given
+    (``set_standing``: the four totals before this deal and the deal of the match), ``match``
+    is the call for the match (``bidding.match.match_call_for``) beside the points-best one.
     """
 
     def __init__(
@@ -239,6 +243,16 @@ class CallAdvisor(Observable):
         self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
         self.sim_samples = sim_samples
+        #: the match standing: the totals before this deal (tenths, seat 0 first) and the deal
+        #: of the match (1 for the first); None: not given
+        self.totals: tuple[int, int, int, int] | None = None
+        self.deal_of_match: int | None = None
+        #: the totals box as typed, and why it or the deal is refused ('' when accepted)
+        self.totals_text = ""
+        self.standing_error = ""
+        #: the call for the match of the last advice (None without a standing), or why not
+        self.match: MatchCall | None = None
+        self.match_error = ""
         self.forecast: Forecast | None = None
         self.simulation: SimulationCheck | None = None
         self.explanation = ""
@@ -305,6 +319,52 @@ class CallAdvisor(Observable):
         self._reset()
         return True
 
+    def set_standing(self, totals: str, deal_of_match: int | None) -> bool:
+        """The match standing: the four totals in points before this deal, seat 0 first
+        (``"3, 0, 6.2, -1"``; ``""`` for none) and the deal of the match (1..``match_deals``;
+        None: not in a match). The first deal needs no totals (every one is 0). A bad standing
+        is kept as typed with its reason in ``standing_error`` (the points advice still shows,
+        the match call does not) and returns False."""
+        self.totals_text = totals
+        problem = ""
+        parsed: tuple[int, int, int, int] | None = None
+        try:
+            parsed = totals_of_points(totals) if totals.strip() else None
+            if deal_of_match is not None:
+                check_deal_of_match(deal_of_match, self.rules)
+                if parsed is None and deal_of_match != 1:
+                    problem = f"deal {deal_of_match} of the match needs the four totals before it"
+                elif parsed is not None and deal_of_match == 1 and any(parsed):
+                    problem = "before the first deal of a match every total is 0"
+            elif parsed is not None:
+                problem = "with the totals, choose the deal of the match"
+        except CallbreakLabError as exc:
+            problem = str(exc)
+        if problem:
+            self.totals, self.deal_of_match = None, None
+        else:
+            self.totals, self.deal_of_match = parsed, deal_of_match
+        self.standing_error = problem
+        self._reset()
+        return not problem
+
+    def _match(self, fc: Forecast) -> None:
+        """The call for the match from the forecast, when a standing is given."""
+        self.match, self.match_error = None, self.standing_error
+        if self.standing_error or (self.totals is None and self.deal_of_match is None):
+            return
+        try:
+            self.match = match_call_for(
+                fc.dist,
+                self.seat,
+                self.rules,
+                self.totals,
+                self.deal_of_match,
+                earlier_calls=self.earlier_calls or None,
+            )
+        except CallbreakLabError as exc:  # e.g. a variant without recorded deals
+            self.match_error = str(exc)
+
     def _hand_changed(self) -> None:
         if self.forecast is not None or self.error:
             self._reset()
@@ -312,6 +372,7 @@ class CallAdvisor(Observable):
     def _reset(self) -> None:
         """Drop the advice; a refused "calls before" entry stays reported in ``error``."""
         self.forecast, self.simulation, self.explanation = None, None, ""
+        self.match, self.match_error = None, self.standing_error
         self.error = f"calls before: {self.earlier_error}" if self.earlier_error else ""
         self._changed()
 
@@ -346,6 +407,7 @@ class CallAdvisor(Observable):
             return None
         self.forecast, self.error = fc, ""
         self.explanation = explain(self.picker.hand, self.seat, fc)
+        self._match(fc)
         self._changed()
         return fc
 

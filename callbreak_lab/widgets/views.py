@@ -15,7 +15,7 @@ import ipywidgets as W
 from callbreak_lab.cards import Card
 from callbreak_lab.render.html import deal_html
 from callbreak_lab.render.style import RED, suit_color
-from callbreak_lab.rules import PRESETS
+from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker
 
@@ -190,8 +190,34 @@ class CallAdvisorView:
             ),
             "cb-earlier",
         )
+        self.totals = with_classes(
+            W.Text(
+                value=c.totals_text,
+                placeholder="e.g. 3, 0, 6.2, -1",
+                description="totals",
+                continuous_update=False,
+                tooltip="every seat's total in points before this deal, seat 0 first",
+            ),
+            "cb-totals",
+        )
+        # the deals of a match under the presets offered (five in each)
+        deals = max(Ruleset.preset(name).match_deals or 0 for name in PRESETS)
+        # 0 stands for "not in a match" (a Dropdown shows no label for the value None)
+        options = [("not in a match", 0)] + [
+            (f"deal {k} of {deals}", k) for k in range(1, deals + 1)
+        ]
+        self.deal_of_match = with_classes(
+            W.Dropdown(
+                options=options,
+                value=c.deal_of_match or 0,
+                description="match",
+            ),
+            "cb-deal-of-match",
+        )
         self._syncing = False  # True while refresh() copies the controller's state to a control
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
+        for box in (self.totals, self.deal_of_match):
+            box.observe(lambda _ch: self._standing_changed(), names="value")
         self.seat.observe(lambda ch: self._unless_syncing(c.set_seat, ch["new"]), names="value")
         self.earlier.observe(
             lambda ch: self._unless_syncing(c.set_earlier_calls, ch["new"]), names="value"
@@ -211,6 +237,7 @@ class CallAdvisorView:
         )
         self.progress.layout.visibility = "hidden"
         self.call = make_html("cb-call")
+        self.match = make_html("cb-match")
         self.explain = make_html("cb-explain")
         self.table = make_html("cb-table")
         self.all_calls = with_classes(
@@ -233,8 +260,10 @@ class CallAdvisorView:
                 [
                     self.picker.widget,
                     W.HBox([self.preset, self.seat, self.earlier]),
+                    W.HBox([self.deal_of_match, self.totals]),
                     W.HBox([self.advise, self.simulate, self.progress]),
                     self.call,
+                    self.match,
                     self.explain,
                     self.charts,
                     self.table,
@@ -252,6 +281,34 @@ class CallAdvisorView:
         """Forward a person's change to the controller; ignore the echo of refresh()."""
         if not self._syncing:
             action(value)
+
+    def _standing_changed(self) -> None:
+        """A person changed the totals or the deal of the match."""
+        if not self._syncing:
+            self.controller.set_standing(self.totals.value, self.deal_of_match.value or None)
+
+    def _match_html(self) -> str:
+        """The call for the match (the decision in a sentence and each call's chance of winning
+        the match), or why the standing is refused; '' without a standing."""
+        c = self.controller
+        if c.match_error:
+            return error_html(f"match: {c.match_error}")
+        m = c.match
+        if m is None or m.totals is None:
+            return ""
+        shown = sorted(m.rows, key=lambda r: -(r.win or 0.0))[: self.TOP_CALLS]
+        bold = ' style="font-weight:bold"'
+        rows = "".join(
+            f"<tr{bold if r.call == m.call else ''}><td>{r.call}</td>"
+            f"<td>{100 * (r.win or 0.0):.1f}%</td><td>{r.expected:+.2f}</td></tr>"
+            for r in sorted(shown, key=lambda r: r.call)
+        )
+        return (
+            f'<div class="cb-match-call" style="font-size:14px">For the match: call '
+            f"<b>{m.call}</b>. {escape(m.reason)}</div>"
+            '<table class="cb-match-table" style="font-size:12px"><tr><th>call</th>'
+            f"<th>wins the match</th><th>expected points</th></tr>{rows}</table>"
+        )
 
     def _simulate(self) -> None:
         c = self.controller
@@ -277,8 +334,10 @@ class CallAdvisorView:
         try:  # the earlier calls may have moved the seat; a refused entry is shown as typed
             set_if_changed(self.seat, "value", c.seat)
             set_if_changed(self.earlier, "value", c.earlier_text)
+            set_if_changed(self.totals, "value", c.totals_text)
         finally:
             self._syncing = False
+        set_if_changed(self.match, "value", self._match_html())
         if fc is None:
             set_if_changed(self.call, "value", error_html(c.error) if c.error else "")
             set_if_changed(self.explain, "value", "")
