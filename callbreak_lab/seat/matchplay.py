@@ -31,7 +31,7 @@ from callbreak_lab.seat.outcomes import weighted_mean_se
 __all__ = ["MATCH_CARDS", "match_chances", "standing_matters", "win_shares"]
 
 #: the most cards in the hands at which the match objective is used (the play-outs of every
-#: legal card on every layout must fit the time of a decision; benchmarks/RESULTS.md)
+#: legal card on every layout must fit the time of a decision: six tricks or fewer to go)
 MATCH_CARDS = 24
 
 
