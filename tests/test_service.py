@@ -175,7 +175,9 @@ def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
     """A sample's solve ranges from milliseconds to seconds, so an admitted count can still
     take too long: no sample is started past the time share, and the answer says how many of
     the samples asked for were solved, inside the time bound (no 503, no killed worker)."""
-    cfg = Settings(workers=1, solve_timeout=4.0, monte_carlo_sample_ms=1.0)  # share: 2 s
+    # share: 2 s of a 20 s bound (the rest is room for a loaded machine); 500 full-deal
+    # samples take longer than 2 s
+    cfg = Settings(workers=1, solve_timeout=20.0, monte_carlo_share=0.1, monte_carlo_sample_ms=1.0)
     with TestClient(create_app(cfg)) as small:
         resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 500})
         assert resp.status_code == 200, resp.text  # inside the time bound: no 503

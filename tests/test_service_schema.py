@@ -31,15 +31,15 @@ from schemathesis.checks import (  # noqa: E402
 from callbreak_lab.service import Settings, create_app  # noqa: E402
 
 # Small caps: a generated request that happens to be a valid position must not stall the run;
-# each still lets the examples through (Monte Carlo: 2 samples, 1250 ms each fit in half of 5 s;
+# each still lets the examples through (Monte Carlo: 2 samples, 3750 ms each fit in half of 15 s;
 # advise: 8 layouts; a single-dummy review: 4 a decision). The time bound leaves the examples'
 # answers room on a busy machine (a fresh worker's first review loads the bid model): an
 # example stopped by it gets the allowed 503, and its operation may then lack a 2xx.
 APP = create_app(
     Settings(
         workers=1,
-        solve_timeout=5.0,
-        monte_carlo_sample_ms=1250.0,
+        solve_timeout=15.0,
+        monte_carlo_sample_ms=3750.0,
         default_time_budget_ms=300,
         advise_layouts_max=8,
         review_layouts_max=4,
