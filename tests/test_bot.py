@@ -18,10 +18,16 @@ from callbreak_lab.bidding import calls
 from callbreak_lab.cards import SUIT_MASKS, Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
-from callbreak_lab.seat import Knowledge, draw
+from callbreak_lab.seat import STRONG, Knowledge, draw
 from callbreak_lab.service import Settings, create_app, jobs
 from callbreak_lab.service.bidder import Bidder
-from callbreak_lab.service.bot import bot_earlier_calls, bot_seat_for_bid, cheap_card, read_play
+from callbreak_lab.service.bot import (
+    bot_earlier_calls,
+    bot_seat_for_bid,
+    cheap_card,
+    instant_card,
+    read_play,
+)
 
 CLIENT_DIR = BHOOS_DIR
 ONLINE = PRESETS["online"]
@@ -171,6 +177,9 @@ def test_a_request_without_a_budget_gets_the_default_one() -> None:
         resp = small.post("/play", json=later)
         assert resp.status_code == 200
         assert resp.headers["x-callbreak-choice"] == "heuristic", resp.headers
+        # the card without search is the arena's strong player's: the learned policy's
+        k = read_play(later).knowledge
+        assert bhoos.parse_bhoos_card(resp.json()["value"]) == STRONG.instant_card(k)
         resp = small.post("/play", json={**later, "timeBudget": 30_000})
         assert resp.headers["x-callbreak-choice"].startswith("search"), resp.headers
 
@@ -281,6 +290,22 @@ def test_layouts_respect_every_inference() -> None:
             if seat != state.seat:
                 assert unseen & state.banned(seat) == 0
         assert int(row[state.seat]) & ~state.played_by[state.seat] == state.hand
+
+
+def test_the_card_without_search_is_the_learned_policys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``instant_card`` is ``strong``'s card without search (the learned policy's likeliest);
+    with no play model installed the bot still answers, with the cheap card."""
+    from callbreak_lab.errors import ModelError
+    from callbreak_lab.seat import policy
+
+    state = _state([[0, ["1C", "2H", "9C", "4S"], 3]], ["5H"], HAND12)
+    assert instant_card(state) == policy.learned_card(state)
+
+    def missing(_: object) -> None:
+        raise ModelError("no play model for 'online'")
+
+    monkeypatch.setattr("callbreak_lab.seat.playmodel.load_play_model", missing)
+    assert instant_card(state) == cheap_card(state)
 
 
 def test_cheap_card_wins_cheaply_or_discards_lowest() -> None:

@@ -12,7 +12,15 @@ from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat import Knowledge, SearchPolicy
-from callbreak_lab.seat.layouts import draw, play_log_likelihood
+from callbreak_lab.seat.layouts import (
+    OVERSAMPLE,
+    PLAY_OVERSAMPLE,
+    PLAY_WEIGHT,
+    draw,
+    effective_size,
+    play_log_likelihood,
+    tempered,
+)
 
 
 def _loglik(rules: Ruleset, seat: int, record: str, *layouts: list[str]) -> list[float]:
@@ -97,3 +105,52 @@ def test_draw_with_the_play_weight_on() -> None:
     assert policy.choose(k, seed=1).card in pos.legal_cards()
     with pytest.raises(ValueError, match="play_weight"):
         SearchPolicy(play_weight=-1.0)
+
+
+def test_tempering_keeps_the_effective_sample_size_the_judgement_asks_for() -> None:
+    """``tempered`` lowers the plays' weight just enough that the weights keep ``min_ess``
+    (never under the calls' own effective size): the bisection's answer is the largest such
+    weight, and a goal the full weight already meets leaves it alone."""
+    rng = np.random.default_rng(3)
+    base = rng.normal(0.0, 0.5, 400)
+    extra = rng.normal(0.0, 4.0, 400)
+
+    def ess(w: float) -> float:
+        return effective_size(np.exp(base + w * extra - (base + w * extra).max()))
+
+    assert ess(1.5) < 20
+    w = tempered(base, extra, 1.5, 60.0)
+    assert 0 < w < 1.5
+    assert ess(w) >= 60.0 > ess(w + 1.5 / 2048)
+    assert tempered(base, extra, 1.5, 0.0) == 1.5
+    assert tempered(base, extra, 1.5, ess(1.5) - 1) == 1.5
+    # a goal above what the calls alone give: the plays weigh only as much as keeps that
+    w = tempered(base, extra, 1.5, 10_000.0)
+    assert w < 0.05 and ess(w) >= ess(0.0)
+
+
+def test_draw_with_a_least_effective_size() -> None:
+    rules = Ruleset.coerce("online")
+    pos = Position(Deal.random(21), rules)
+    for _ in range(30):
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    sharp = draw(k, 32, 7, play_weight=1.5)
+    kept = draw(k, 32, 7, play_weight=1.5, min_ess=sharp.ess * 2)
+    assert kept.ess >= sharp.ess * 2 - 1e-6
+    assert len(kept) >= len(sharp)
+
+
+def test_more_candidates_keep_more_layouts_under_the_plays() -> None:
+    """The plays' weights are uneven: the ``strong:infer`` dealer weighs ``PLAY_OVERSAMPLE``
+    candidates a layout, which keeps a larger effective sample than ``OVERSAMPLE``."""
+    rules = Ruleset.coerce("online")
+    pos = Position(Deal.random(5), rules)
+    for _ in range(24):
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    few = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=OVERSAMPLE)
+    many = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
+    assert PLAY_OVERSAMPLE > OVERSAMPLE
+    assert many.candidates == 64 * PLAY_OVERSAMPLE
+    assert many.ess > few.ess

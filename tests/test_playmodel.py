@@ -9,7 +9,7 @@ import pytest
 from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
-from callbreak_lab.seat import Knowledge
+from callbreak_lab.seat import PIMC, STRONG, Knowledge, SearchPolicy, cheap_card
 from callbreak_lab.seat.playmodel import (
     FEATURE_NAMES,
     PlayModel,
@@ -19,6 +19,7 @@ from callbreak_lab.seat.playmodel import (
     load_play_model,
     record_states,
 )
+from callbreak_lab.seat.policy import LearnedPolicy, learned_card
 
 
 def random_records(rules: Ruleset, deals: int, seed: int) -> tuple[np.ndarray, ...]:
@@ -79,3 +80,46 @@ def test_training_is_reproducible_with_a_seed() -> None:
     assert np.allclose(np.bincount(groups, weights=p), 1.0)
     with pytest.raises(Exception, match="fitted"):
         PlayModel().predict_proba(x, groups)
+
+
+@pytest.mark.parametrize("preset", ["online", "modern", "home"])
+def test_the_learned_policy_plays_its_likeliest_legal_card(preset: str) -> None:
+    """``LearnedPolicy`` (the ``learned`` player) and ``learned_card`` answer the legal card
+    with the highest probability, ties to the lowest; ``strong`` plays it without search
+    (``STRONG.fallback``), ``pimc`` keeps the cheap card."""
+    rules = Ruleset.coerce(preset)
+    model = load_play_model(rules)
+    pos = Position(Deal.random(4), rules)
+    no_search = STRONG.replace(search_cards=0)
+    while not pos.is_over:
+        k = Knowledge.of_position(pos, pos.to_move, calls=[3, 2, 4, 3])
+        proba = card_proba(model, k)
+        top = max(proba.values())
+        best = min(c for c, p in proba.items() if p == top)
+        choice = LearnedPolicy().choose(k)
+        legal = pos.legal_cards()
+        assert choice.card == best or len(legal) == 1
+        assert choice.how == ("forced" if len(legal) == 1 else "learned")
+        assert learned_card(k) == best
+        assert no_search.choose(k, seed=1).card == choice.card
+        if len(legal) > 1:
+            assert no_search.choose(k, seed=1).how == "learned"
+            assert PIMC.replace(search_cards=0).instant_card(k) == cheap_card(
+                rules, k.hand, k.trick, k.record
+            )
+        pos.play(choice.card)
+    assert STRONG.fallback == "learned" and PIMC.fallback == "cheap"
+    with pytest.raises(ValueError, match="fallback"):
+        SearchPolicy(fallback="random")  # type: ignore[arg-type]
+
+
+def test_the_learned_player_in_the_arena() -> None:
+    """``learned`` is a built-in player; four of them play a legal deal, twice the same."""
+    from callbreak_lab.arena.players import LearnedPlayer, make_player
+    from callbreak_lab.arena.referee import play_deal
+
+    player = make_player("learned", "online")
+    assert isinstance(player, LearnedPlayer)
+    a = play_deal(Deal.random(8), "online", [make_player("learned") for _ in range(4)], seed=2)
+    b = play_deal(Deal.random(8), "online", [make_player("learned") for _ in range(4)], seed=2)
+    assert a.plays == b.plays and len(a.plays.replace("|", " ").split()) == 52

@@ -20,6 +20,8 @@ Built in, by name (``make_player``):
 * ``honours``: calls with the fractional honours rule (``bidding.baselines``), plays like
   ``simple``;
 * ``model``: calls with the shipped bid model, plays like ``simple``;
+* ``learned``: calls with the bid model; plays the card the learned play policy finds
+  likeliest (``seat.policy.LearnedPolicy``, no search);
 * ``pimc``: calls with the bid model; plays the cheap card (``seat.policy.cheap_card``) early in
   the deal and then the card with the best average double-dummy value over uniform layouts
   consistent with the table (``seat.policy.PIMC``);
@@ -33,7 +35,8 @@ Built in, by name (``make_player``):
   rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
   budget, ``strong:match`` plays the match's last deal for the match, ``strong:infer`` weighs
   the layouts by the other seats' plays under the learned play policy too
-  (``seat.layouts.PLAY_WEIGHT``): the variants that measure each part);
+  (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout): the variants
+  that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -54,13 +57,14 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
-from callbreak_lab.seat.layouts import PLAY_WEIGHT
+from callbreak_lab.seat.layouts import PLAY_OVERSAMPLE, PLAY_WEIGHT
 from callbreak_lab.seat.policy import (
     LAYOUT_SHARE,
     PIMC,
     STRONG,
+    CardPolicy,
     Choice,
-    SearchPolicy,
+    LearnedPolicy,
     decision_seed,
 )
 from callbreak_lab.seat.view import SeatView
@@ -71,6 +75,7 @@ __all__ = [
     "STRONG_VARIANTS",
     "CheaterPlayer",
     "HonoursPlayer",
+    "LearnedPlayer",
     "ModelPlayer",
     "PimcPlayer",
     "Player",
@@ -202,14 +207,15 @@ class RandomPlayer:
 
 
 class PolicyPlayer:
-    """A player that calls with the bid model and plays by a ``seat.policy.SearchPolicy``
-    within ``budget_ms`` a decision (None: no limit, the choice then depends only on the table
-    and the deal's seed). The service's bot asks the same policy for its card
-    (``service/jobs.py``), so what the arena measures is what the bot plays."""
+    """A player that calls with the bid model and plays by a ``seat.policy`` policy (a
+    ``SearchPolicy`` or the ``LearnedPolicy``) within ``budget_ms`` a decision (None: no limit,
+    the choice then depends only on the table and the deal's seed). The service's bot asks the
+    same policy for its card (``service/jobs.py``), so what the arena measures is what the bot
+    plays."""
 
     name = "policy"
 
-    def __init__(self, policy: SearchPolicy, budget_ms: int | None = None) -> None:
+    def __init__(self, policy: CardPolicy, budget_ms: int | None = None) -> None:
         self.policy = policy
         self.budget_ms = budget_ms
         self._seed = 0
@@ -241,6 +247,22 @@ class PolicyPlayer:
         return self.last.card
 
 
+class LearnedPlayer(PolicyPlayer):
+    """``learned``: the bid model's call; the card the learned play policy finds likeliest
+    (``seat.policy.LearnedPolicy``): no search, about a millisecond a card."""
+
+    name = "learned"
+
+    def __init__(self, budget_ms: int | None = None) -> None:
+        super().__init__(LearnedPolicy(), budget_ms)
+
+    def prepare(self, rules: Ruleset) -> None:
+        prepare_model(rules)
+        from callbreak_lab.seat.playmodel import load_play_model
+
+        load_play_model(rules)
+
+
 class PimcPlayer(PolicyPlayer):
     """``pimc``: the bid model's call; the cheap card while more than ``search_cards`` cards are
     in the hands, then the best average double-dummy card over ``layouts`` uniform layouts
@@ -266,7 +288,8 @@ class StrongPlayer(PolicyPlayer):
     (``seat.matchplay``), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time
     at most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
     with a budget, the last 40 cards without one), ``play_weight`` the weight of the other
-    seats' plays under the learned play policy in the dealer (0: not used)."""
+    seats' plays under the learned play policy in the dealer (0: not used), ``oversample`` the
+    candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s)."""
 
     name = "strong"
 
@@ -281,6 +304,7 @@ class StrongPlayer(PolicyPlayer):
         cap_layouts: bool = False,
         match: bool = False,
         play_weight: float = 0.0,
+        oversample: int | None = None,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -293,6 +317,7 @@ class StrongPlayer(PolicyPlayer):
             layout_share=LAYOUT_SHARE if cap_layouts else None,
             match=match,
             play_weight=play_weight,
+            oversample=STRONG.oversample if oversample is None else oversample,
         )
         super().__init__(policy, budget_ms)
 
@@ -369,6 +394,7 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "simple": SimplePlayer,
     "honours": HonoursPlayer,
     "model": ModelPlayer,
+    "learned": LearnedPlayer,
     "pimc": PimcPlayer,
     "strong": StrongPlayer,
     "cheater": CheaterPlayer,
@@ -408,12 +434,12 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             cap_layouts="cap" in flags,
             match="match" in flags,
             play_weight=PLAY_WEIGHT if "infer" in flags else 0.0,
+            oversample=PLAY_OVERSAMPLE if "infer" in flags else None,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")
-    if name == "pimc":
-        return PimcPlayer(budget_ms=budget_ms)
-    if name == "strong":
-        return StrongPlayer(budget_ms=budget_ms)
+    if name in ("pimc", "strong", "learned"):  # the players that honour a budget
+        timed: Player = BUILTINS[name](budget_ms=budget_ms)
+        return timed
     player: Player = BUILTINS[name]()
     return player

@@ -25,7 +25,10 @@ on the knowledge and the seed: the seed of a decision is ``decision_seed(deal se
 played)``, so the same seat in the same situation plays the same card wherever it is asked
 (the arena, the service's bot, a notebook).
 
-``STRONG`` and ``PIMC`` are the two players' parameters, defined once here.
+``STRONG`` and ``PIMC`` are the two players' parameters, defined once here. A
+:class:`LearnedPolicy` answers at once without search: the card the learned play policy
+(``seat.playmodel``) finds likeliest for the seat (the ``learned`` player; an instant answer
+where a search does not fit the time).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -48,12 +51,15 @@ from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layout
 __all__ = [
     "PIMC",
     "STRONG",
+    "CardPolicy",
     "Choice",
+    "LearnedPolicy",
     "Objective",
     "SearchPolicy",
     "cheap_card",
     "deal_seed",
     "decision_seed",
+    "learned_card",
 ]
 
 Objective = Literal["score", "tricks"]
@@ -108,14 +114,24 @@ def cheap_card(rules: Ruleset, hand: int, trick: Sequence[int], record: Sequence
     return min(legal, key=lambda c: (c.suit == SPADES, c.rank, c.suit))
 
 
+def learned_card(k: Knowledge) -> Card:
+    """The legal card of ``k.seat`` (to play) the shipped play policy of ``k.rules``
+    (``seat.playmodel``) gives the highest probability, ties to the lowest card."""
+    from callbreak_lab.seat.playmodel import card_proba, load_play_model
+
+    proba = card_proba(load_play_model(k.rules), k)
+    return min(proba, key=lambda c: (-proba[c], play_order_key(c)))
+
+
 @dataclass(frozen=True)
 class Choice:
-    """A policy's answer: ``card``; ``how`` ("forced", "cheap", "search", or "cheap (no layout
-    solved)"); the search's ``layouts`` (draws solved, repeats counted), ``distinct`` layouts
-    solved, ``candidates`` weighed, ``ess`` (the call weights' effective sample size),
-    ``window`` (the values' window, None when exact), ``outcomes`` per card (the clipped
-    values' means under a window), ``slowest`` layout's seconds, ``stopped`` (the time ended
-    before every layout), ``elapsed_ms``."""
+    """A policy's answer: ``card``; ``how`` ("forced", "search", "cheap" or "learned": the card
+    without search, "cheap (no layout solved)" or "learned (no layout solved)"); the search's
+    ``layouts`` (draws solved, repeats counted), ``distinct`` layouts solved, ``candidates``
+    weighed, ``ess`` (the call weights' effective sample size), ``window`` (the values' window,
+    None when exact), ``outcomes`` per card (the clipped values' means under a window),
+    ``slowest`` layout's seconds, ``stopped`` (the time ended before every layout),
+    ``elapsed_ms``."""
 
     card: Card
     how: str
@@ -162,7 +178,9 @@ class SearchPolicy:
     deal, with the standings known and not level, play the card with the best chance of winning
     the match (``seat.matchplay``) once at most ``MATCH_CARDS`` cards are in the hands;
     ``play_weight``: the weight of the other seats' plays under the learned play policy in the
-    dealer (0: not used), floored at ``play_floor``."""
+    dealer (0: not used), floored at ``play_floor``; ``fallback``: the card without search
+    (while more than ``search_cards`` cards are in the hands, or when no layout was solved in
+    time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``)."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -175,6 +193,7 @@ class SearchPolicy:
     match: bool = False
     play_weight: float = 0.0
     play_floor: float = PLAY_FLOOR
+    fallback: Literal["cheap", "learned"] = "cheap"
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -187,6 +206,14 @@ class SearchPolicy:
             raise UsageError(f"play_weight must be a number >= 0, got {self.play_weight!r}")
         if not 0 < self.budget_share <= 1:
             raise UsageError(f"budget_share must be in (0, 1], got {self.budget_share!r}")
+        if self.fallback not in ("cheap", "learned"):
+            raise UsageError(f"fallback must be 'cheap' or 'learned', got {self.fallback!r}")
+
+    def instant_card(self, k: Knowledge) -> Card:
+        """The policy's card for ``k.seat`` without search (``fallback``)."""
+        if self.fallback == "learned":
+            return learned_card(k)
+        return cheap_card(k.rules, k.hand, k.trick, k.record)
 
     def replace(self, **changes: Any) -> SearchPolicy:
         """This policy with some parameters changed (checked again)."""
@@ -204,11 +231,13 @@ class SearchPolicy:
         the answer then depends only on ``k`` and ``seed``)."""
         t0 = time.perf_counter()
         legal = k.legal_mask()
-        cheap = cheap_card(k.rules, k.hand, k.trick, k.record)
         if legal.bit_count() == 1:
-            return Choice(cheap, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
+            only = Card((legal & -legal).bit_length() - 1)
+            return Choice(only, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
         if not self.searches(k, time_limit):
-            return Choice(cheap, "cheap", elapsed_ms=(time.perf_counter() - t0) * 1000)
+            return Choice(
+                self.instant_card(k), self.fallback, elapsed_ms=(time.perf_counter() - t0) * 1000
+            )
         drawn = draw(
             k,
             self.layouts,
@@ -235,12 +264,14 @@ class SearchPolicy:
         )
         weights = drawn.weights[list(solved.index)]
         outcomes = None
-        card, how = cheap, "cheap (no layout solved)"
+        card, how = None, f"{self.fallback} (no layout solved)"
         if len(solved):
             outcomes = card_outcomes(solved.values, weights, k.rules, own, k.won)
             card, how = outcomes.best(objective), "search"
             if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
-                card, how = cheap, "cheap (search answered an illegal card)"
+                card, how = None, f"{self.fallback} (search answered an illegal card)"
+        if card is None:
+            card = self.instant_card(k)
         chances: dict[Card, float] = {}
         if how == "search" and outcomes is not None and self._for_the_match(k):
             left = None
@@ -282,9 +313,34 @@ def _match_card(chances: dict[Card, float], outcomes: dict[Card, CardOutcome]) -
     )
 
 
-#: the ``strong`` player's and the service bot's policy
-STRONG = SearchPolicy()
+#: the ``strong`` player's and the service bot's policy; without search it plays the learned
+#: policy's card, which beats the cheap card (benchmarks/RESULTS.md, "Reading the table")
+STRONG = SearchPolicy(fallback="learned")
 
 #: the ``pimc`` player's policy: sixteen uniform layouts, the best mean double-dummy value,
 #: the cheap card in the first three tricks
 PIMC = SearchPolicy(layouts=16, objective="tricks", beta=0.0, window_above=52, search_cards=40)
+
+
+class CardPolicy(Protocol):
+    """What chooses a seat's card: ``SearchPolicy`` and ``LearnedPolicy``."""
+
+    def choose(self, k: Knowledge, time_limit: float | None = None, seed: int = 0) -> Choice:
+        """The card for ``k.seat`` (to play) within ``time_limit`` seconds."""
+        ...
+
+
+@dataclass(frozen=True)
+class LearnedPolicy:
+    """The card the learned play policy of ``k.rules`` (``seat.playmodel``, trained on the
+    ``strong`` player's choices) gives the highest probability, ties to the lowest card: no
+    search, an answer in about a millisecond, the same for any time limit and seed."""
+
+    def choose(self, k: Knowledge, time_limit: float | None = None, seed: int = 0) -> Choice:
+        """The policy's likeliest legal card for ``k.seat`` (to play)."""
+        t0 = time.perf_counter()
+        legal = k.legal_mask()
+        if legal.bit_count() == 1:
+            card = Card((legal & -legal).bit_length() - 1)
+            return Choice(card, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
+        return Choice(learned_card(k), "learned", elapsed_ms=(time.perf_counter() - t0) * 1000)
