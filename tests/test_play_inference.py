@@ -154,3 +154,18 @@ def test_more_candidates_keep_more_layouts_under_the_plays() -> None:
     assert PLAY_OVERSAMPLE > OVERSAMPLE
     assert many.candidates == 64 * PLAY_OVERSAMPLE
     assert many.ess > few.ess
+
+
+def test_the_inference_variants_of_strong() -> None:
+    """``strong:infer`` weighs the plays with ``PLAY_OVERSAMPLE`` candidates a layout,
+    ``strong:infer:soft`` tempers them to ``PLAY_MIN_ESS``; ``strong`` leaves them out."""
+    from callbreak_lab.arena.players import make_player
+    from callbreak_lab.seat.layouts import PLAY_MIN_ESS
+
+    plain = make_player("strong").policy  # type: ignore[attr-defined]
+    infer = make_player("strong:infer").policy  # type: ignore[attr-defined]
+    soft = make_player("strong:infer:soft").policy  # type: ignore[attr-defined]
+    assert plain.play_weight == 0 and plain.oversample == OVERSAMPLE
+    assert infer.play_weight == PLAY_WEIGHT and infer.oversample == PLAY_OVERSAMPLE
+    assert infer.min_ess == 0 and soft.min_ess == PLAY_MIN_ESS
+    assert soft.replace(min_ess=0.0) == infer

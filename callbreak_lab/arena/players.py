@@ -35,8 +35,8 @@ Built in, by name (``make_player``):
   rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
   budget, ``strong:match`` plays the match's last deal for the match, ``strong:infer`` weighs
   the layouts by the other seats' plays under the learned play policy too
-  (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout): the variants
-  that measure each part);
+  (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout; with ``:soft``
+  tempered to keep ``PLAY_MIN_ESS``): the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -57,7 +57,7 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
-from callbreak_lab.seat.layouts import PLAY_OVERSAMPLE, PLAY_WEIGHT
+from callbreak_lab.seat.layouts import PLAY_MIN_ESS, PLAY_OVERSAMPLE, PLAY_WEIGHT
 from callbreak_lab.seat.policy import (
     LAYOUT_SHARE,
     PIMC,
@@ -289,7 +289,8 @@ class StrongPlayer(PolicyPlayer):
     at most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
     with a budget, the last 40 cards without one), ``play_weight`` the weight of the other
     seats' plays under the learned play policy in the dealer (0: not used), ``oversample`` the
-    candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s)."""
+    candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s), ``min_ess`` the least
+    effective sample size the plays' weights keep (``seat.layouts.tempered``)."""
 
     name = "strong"
 
@@ -305,6 +306,7 @@ class StrongPlayer(PolicyPlayer):
         match: bool = False,
         play_weight: float = 0.0,
         oversample: int | None = None,
+        min_ess: float = 0.0,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -318,6 +320,7 @@ class StrongPlayer(PolicyPlayer):
             match=match,
             play_weight=play_weight,
             oversample=STRONG.oversample if oversample is None else oversample,
+            min_ess=min_ess,
         )
         super().__init__(policy, budget_ms)
 
@@ -387,7 +390,9 @@ class CheaterPlayer:
 # --- registry -------------------------------------------------------------------------------------
 
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
-STRONG_VARIANTS = ("tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer")
+STRONG_VARIANTS = (
+    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft"
+)  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
@@ -435,6 +440,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             match="match" in flags,
             play_weight=PLAY_WEIGHT if "infer" in flags else 0.0,
             oversample=PLAY_OVERSAMPLE if "infer" in flags else None,
+            min_ess=PLAY_MIN_ESS if "soft" in flags else 0.0,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

@@ -58,6 +58,7 @@ __all__ = [
     "NO_LAYOUT",
     "OVERSAMPLE",
     "PLAY_FLOOR",
+    "PLAY_MIN_ESS",
     "PLAY_OVERSAMPLE",
     "PLAY_WEIGHT",
     "Layouts",
@@ -87,6 +88,10 @@ PLAY_WEIGHT = 1.5
 #: more uneven than the calls' (an effective sample size of about 23 of 512 candidates after 8
 #: tricks), and the effective size grows with the candidates (46 of 1024)
 PLAY_OVERSAMPLE = 16
+
+#: the least effective sample size the plays' weights keep in the ``strong:infer:soft`` variant
+#: (``tempered``)
+PLAY_MIN_ESS = 32.0
 
 #: the least probability a card played counts for under the play policy (see the docstring)
 PLAY_FLOOR = 0.02

@@ -178,9 +178,10 @@ class SearchPolicy:
     deal, with the standings known and not level, play the card with the best chance of winning
     the match (``seat.matchplay``) once at most ``MATCH_CARDS`` cards are in the hands;
     ``play_weight``: the weight of the other seats' plays under the learned play policy in the
-    dealer (0: not used), floored at ``play_floor``; ``fallback``: the card without search
-    (while more than ``search_cards`` cards are in the hands, or when no layout was solved in
-    time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``)."""
+    dealer (0: not used), floored at ``play_floor`` and tempered to keep an effective sample
+    size of ``min_ess`` (``seat.layouts.tempered``; 0: not tempered); ``fallback``: the card
+    without search (while more than ``search_cards`` cards are in the hands, or when no layout
+    was solved in time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``)."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -193,6 +194,7 @@ class SearchPolicy:
     match: bool = False
     play_weight: float = 0.0
     play_floor: float = PLAY_FLOOR
+    min_ess: float = 0.0
     fallback: Literal["cheap", "learned"] = "cheap"
 
     def __post_init__(self) -> None:
@@ -246,6 +248,7 @@ class SearchPolicy:
             oversample=self.oversample,
             play_weight=self.play_weight,
             play_floor=self.play_floor,
+            min_ess=self.min_ess,
         )
         own = k.own_call
         objective: Objective = "tricks" if own is None else self.objective
