@@ -25,7 +25,6 @@ from callbreak_lab.service.bot import (
     bot_earlier_calls,
     bot_seat_for_bid,
     cheap_card,
-    instant_card,
     read_play,
 )
 
@@ -177,9 +176,9 @@ def test_a_request_without_a_budget_gets_the_default_one() -> None:
         resp = small.post("/play", json=later)
         assert resp.status_code == 200
         assert resp.headers["x-callbreak-choice"] == "heuristic", resp.headers
-        # the card without search is the arena's strong player's: the learned policy's
+        # no time to ask the search: the cheap card, computed at once
         k = read_play(later).knowledge
-        assert bhoos.parse_bhoos_card(resp.json()["value"]) == STRONG.instant_card(k)
+        assert bhoos.parse_bhoos_card(resp.json()["value"]) == cheap_card(k)
         resp = small.post("/play", json={**later, "timeBudget": 30_000})
         assert resp.headers["x-callbreak-choice"].startswith("search"), resp.headers
 
@@ -292,20 +291,15 @@ def test_layouts_respect_every_inference() -> None:
         assert int(row[state.seat]) & ~state.played_by[state.seat] == state.hand
 
 
-def test_the_card_without_search_is_the_learned_policys(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``instant_card`` is ``strong``'s card without search (the learned policy's likeliest);
-    with no play model installed the bot still answers, with the cheap card."""
-    from callbreak_lab.errors import ModelError
+def test_the_bots_card_without_a_solved_layout_is_strongs() -> None:
+    """When the search solves no layout in time, the bot's job answers ``strong``'s card
+    without search, the learned policy's likeliest (the same policy object as the arena's)."""
     from callbreak_lab.seat import policy
 
     state = _state([[0, ["1C", "2H", "9C", "4S"], 3]], ["5H"], HAND12)
-    assert instant_card(state) == policy.learned_card(state)
-
-    def missing(_: object) -> None:
-        raise ModelError("no play model for 'online'")
-
-    monkeypatch.setattr("callbreak_lab.seat.playmodel.load_play_model", missing)
-    assert instant_card(state) == cheap_card(state)
+    got = jobs.bot_play(state, 0.0, seed=1)
+    assert got["how"] == "learned (no layout solved)"
+    assert got["card"] == policy.learned_card(state) == STRONG.instant_card(state)
 
 
 def test_cheap_card_wins_cheaply_or_discards_lowest() -> None:

@@ -29,7 +29,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from callbreak_lab import __version__
-from callbreak_lab.errors import CallbreakLabError, FieldError, ModelError
+from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.service import botapi, v1
 from callbreak_lab.service.common import Service, unprocessable
 from callbreak_lab.service.fastpath import EvaluateFastPath
@@ -37,16 +37,6 @@ from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
 from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["app", "create_app"]
-
-
-def preload_play_model() -> None:
-    """Load the bot's play model (its card when no search fits the time) at start-up rather
-    than on the first request that needs it; none installed: the bot plays the cheap card."""
-    from callbreak_lab.seat.playmodel import load_play_model
-    from callbreak_lab.service.bot import BOT_RULES
-
-    with contextlib.suppress(ModelError):
-        load_play_model(BOT_RULES)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -58,7 +48,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await svc.pool.start(cfg.warmup_timeout)
         svc.bidder.preload()
-        preload_play_model()
         # everything loaded so far (numpy, scikit-learn, numba, the models) lives as long as the
         # process: keep it out of the garbage collector's full passes, which otherwise stall a
         # request now and then for tens of milliseconds (the p99 of /v1/evaluate under load)

@@ -19,10 +19,9 @@ from typing import Any
 
 from callbreak_lab import bhoos
 from callbreak_lab.cards import Card
-from callbreak_lab.errors import CallbreakLabError, FieldError, ModelError
+from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
-from callbreak_lab.seat.policy import STRONG
 from callbreak_lab.seat.policy import cheap_card as policy_cheap_card
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "bot_earlier_calls",
     "bot_seat_for_bid",
     "cheap_card",
-    "instant_card",
     "read_play",
 ]
 
@@ -112,16 +110,6 @@ def read_play(body: dict[str, Any]) -> BotRequest:
 def cheap_card(k: Knowledge) -> Card:
     """A legal card without search (``seat.policy.cheap_card``)."""
     return policy_cheap_card(k.rules, k.hand, k.trick, k.record)
-
-
-def instant_card(k: Knowledge) -> Card:
-    """The bot's card when no search fits the time: the ``strong`` player's card without search
-    (``seat.policy.STRONG.instant_card``, the learned play policy's likeliest card), or the
-    cheap card where no play model is installed (the bot answers whatever is shipped)."""
-    try:
-        return STRONG.instant_card(k)
-    except ModelError:
-        return cheap_card(k)
 
 
 def bot_earlier_calls(body: dict[str, Any]) -> list[int]:

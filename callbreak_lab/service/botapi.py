@@ -25,7 +25,7 @@ from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.seat.policy import deal_seed, decision_seed
 from callbreak_lab.service import schemas as s
-from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, instant_card, read_play
+from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
 from callbreak_lab.service.common import BODY_ERRORS, GET_ERRORS, Service, client_of
 from callbreak_lab.service.pool import JobError, JobTimeout
 
@@ -107,15 +107,16 @@ def register(app: FastAPI, svc: Service) -> None:
     async def play(req: s.PlayRequest, request: Request, response: Response) -> s.PlayResponse:
         """Our card: the arena's ``strong`` player's (``seat.policy.STRONG``: the best expected
         score of our call over layouts drawn by the likelihood of the calls), within
-        ``timeBudget`` from the request's arrival; when time runs short, the card the learned play
-        policy finds likeliest (``strong``'s card without search)."""
+        ``timeBudget`` from the request's arrival; when no layout is solved in time, ``strong``'s
+        card without search (the learned play policy's likeliest), and when there is no time to
+        ask the search at all, the cheap legal card computed at once."""
         t0 = request.scope.get("state", {}).get("arrival", time.monotonic())
         cfg = svc.settings
         budget_ms = cfg.default_time_budget_ms if req.timeBudget is None else req.timeBudget
         seen = read_play(req.model_dump())
         k = seen.knowledge
         legal = k.legal_mask()
-        card = int(instant_card(k))
+        card = int(cheap_card(k))  # at once, the answer if nothing better is back in time
         how = "forced" if legal.bit_count() == 1 else "heuristic"
         if how == "heuristic" and k.cards_left > cfg.bot_search_max_cards:
             how = "heuristic (early trick)"
@@ -144,6 +145,9 @@ def register(app: FastAPI, svc: Service) -> None:
                 if result["how"] == "search" and legal >> found & 1:
                     card = int(found)
                     how = f"search ({result['layouts']} layouts)"
+                elif legal >> found & 1:  # strong's card without search: the learned one
+                    card = int(found)
+                    how = "learned (no layout solved in time)"
                 else:
                     how = "heuristic (no layout solved in time)"
         response.headers["x-callbreak-choice"] = how

@@ -39,10 +39,17 @@ def _position(deal: str, plays: str, rules: Ruleset) -> Position:
 
 
 def warm_up() -> None:
-    """Load the solver's kernels (``solver.warm_up``), so the first job is fast."""
+    """Load the solver's kernels (``solver.warm_up``) and the bot's play model (its card when
+    no layout is solved in time), so the first job is fast."""
+    import contextlib
+
     from callbreak_lab import solver
+    from callbreak_lab.errors import ModelError
+    from callbreak_lab.seat.playmodel import load_play_model
 
     solver.warm_up()
+    with contextlib.suppress(ModelError):  # none installed: the policy's own error says so
+        load_play_model("online")
 
 
 def ping(delay: float = 0.0) -> str:
