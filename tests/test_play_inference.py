@@ -169,3 +169,5 @@ def test_the_inference_variants_of_strong() -> None:
     assert infer.play_weight == PLAY_WEIGHT and infer.oversample == PLAY_OVERSAMPLE
     assert infer.min_ess == 0 and soft.min_ess == PLAY_MIN_ESS
     assert soft.replace(min_ess=0.0) == infer
+    with pytest.raises(ValueError, match="min_ess"):
+        soft.replace(min_ess=-1.0)

@@ -208,6 +208,8 @@ class SearchPolicy:
             raise UsageError(f"play_weight must be a number >= 0, got {self.play_weight!r}")
         if not 0 < self.budget_share <= 1:
             raise UsageError(f"budget_share must be in (0, 1], got {self.budget_share!r}")
+        if not (isinstance(self.min_ess, int | float) and self.min_ess >= 0):
+            raise UsageError(f"min_ess must be a number >= 0, got {self.min_ess!r}")
         if self.fallback not in ("cheap", "learned"):
             raise UsageError(f"fallback must be 'cheap' or 'learned', got {self.fallback!r}")
 
