@@ -36,7 +36,9 @@ Built in, by name (``make_player``):
   budget, ``strong:match`` plays the match's last deal for the match, ``strong:infer`` weighs
   the layouts by the other seats' plays under the learned play policy too
   (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout; with ``:soft``
-  tempered to keep ``PLAY_MIN_ESS``): the variants that measure each part);
+  tempered to keep ``PLAY_MIN_ESS``), ``strong:prune`` leaves out of the first three tricks'
+  searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``): the
+  variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -61,6 +63,7 @@ from callbreak_lab.seat.layouts import PLAY_MIN_ESS, PLAY_OVERSAMPLE, PLAY_WEIGH
 from callbreak_lab.seat.policy import (
     LAYOUT_SHARE,
     PIMC,
+    PRUNE,
     STRONG,
     CardPolicy,
     Choice,
@@ -290,7 +293,9 @@ class StrongPlayer(PolicyPlayer):
     with a budget, the last 40 cards without one), ``play_weight`` the weight of the other
     seats' plays under the learned play policy in the dealer (0: not used), ``oversample`` the
     candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s), ``min_ess`` the least
-    effective sample size the plays' weights keep (``seat.layouts.tempered``)."""
+    effective sample size the plays' weights keep (``seat.layouts.tempered``), ``prune`` the
+    share of the learned policy's likeliest card below which a card is not searched in the first
+    three tricks (``seat.policy.SearchPolicy``; 0: every card)."""
 
     name = "strong"
 
@@ -307,6 +312,7 @@ class StrongPlayer(PolicyPlayer):
         play_weight: float = 0.0,
         oversample: int | None = None,
         min_ess: float = 0.0,
+        prune: float = 0.0,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -321,6 +327,7 @@ class StrongPlayer(PolicyPlayer):
             play_weight=play_weight,
             oversample=STRONG.oversample if oversample is None else oversample,
             min_ess=min_ess,
+            prune=prune,
         )
         super().__init__(policy, budget_ms)
 
@@ -391,7 +398,7 @@ class CheaterPlayer:
 
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
 STRONG_VARIANTS = (
-    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft"
+    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune"
 )  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -441,6 +448,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             play_weight=PLAY_WEIGHT if "infer" in flags else 0.0,
             oversample=PLAY_OVERSAMPLE if "infer" in flags else None,
             min_ess=PLAY_MIN_ESS if "soft" in flags else 0.0,
+            prune=PRUNE if "prune" in flags else 0.0,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

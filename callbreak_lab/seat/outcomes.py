@@ -71,8 +71,11 @@ class Solved:
         return len(self.index)
 
 
-def _values(k: Knowledge, row: np.ndarray, window: tuple[int, int] | None) -> dict[int, int] | None:
-    """The seat's card values on one layout (None: the record does not replay on it)."""
+def _values(
+    k: Knowledge, row: np.ndarray, window: tuple[int, int] | None, cards: int | None = None
+) -> dict[int, int] | None:
+    """The seat's card values on one layout (``cards``: only those equivalent to one of this
+    mask's; None: the record does not replay on it)."""
     from callbreak_lab import solver
 
     deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
@@ -81,9 +84,9 @@ def _values(k: Knowledge, row: np.ndarray, window: tuple[int, int] | None) -> di
     except IllegalPlayError:
         return None
     if window is None:
-        values = solver.card_values(pos, k.seat, k.rules)
+        values = solver.card_values(pos, k.seat, k.rules, cards=cards)
     else:
-        values = solver.card_values_within(pos, k.seat, k.rules, *window)
+        values = solver.card_values_within(pos, k.seat, k.rules, *window, cards=cards)
     return {int(c): int(v) for c, v in values.items()}
 
 
@@ -95,6 +98,7 @@ def _in_turn(
     per_layout: float | None,
     keep_first: bool,
     progress: Progress | None,
+    cards: int | None,
 ) -> Solved:
     """``solve_layouts`` on this thread: the first row free of the clock with ``keep_first``,
     then one clock for the rest (a clock per layout only with ``per_layout``: a timer thread
@@ -113,7 +117,7 @@ def _in_turn(
         t0 = time.perf_counter()
         try:
             with solver.time_limit(limit) if limit is not None else contextlib.nullcontext():
-                got = _values(k, rows[i], window)
+                got = _values(k, rows[i], window, cards)
         except solver.SearchTimeout:  # this layout's limit or the time limit ended in it
             slowest = max(slowest, time.perf_counter() - t0)
             return False
@@ -154,6 +158,7 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
     threads: int,
     keep_first: bool,
     progress: Progress | None,
+    cards: int | None,
 ) -> Solved:
     """``solve_layouts`` on a team of ``threads`` solver threads: at most ``threads`` layouts
     in flight, helpers kept out until no layout is left to start."""
@@ -169,12 +174,12 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
         t0 = time.perf_counter()
         try:
             if deadline is None or (keep_first and i == 0):
-                return _values(k, rows[i], window), False
+                return _values(k, rows[i], window, cards), False
             left = deadline - time.perf_counter()
             if left <= 0:
                 return None, True
             with solver.time_limit(left):
-                return _values(k, rows[i], window), False
+                return _values(k, rows[i], window, cards), False
         except solver.SearchTimeout:
             return None, True
         finally:
@@ -231,6 +236,7 @@ def solve_layouts(
     threads: int = 1,
     keep_first: bool = False,
     progress: Progress | None = None,
+    cards: int | None = None,
 ) -> Solved:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
     order (``window`` (lo, hi): ``solver.card_values_within``, the values clipped to it), within
@@ -240,11 +246,12 @@ def solve_layouts(
     stops any one layout sooner and goes on to the next: a full deal's solve time has a heavy
     tail, and one slow layout would otherwise take the whole time. A layout the record cannot
     replay on is left out. ``threads`` > 1: layouts side by side on the process's solver team
-    (``solver.team``). ``progress(done, total)`` after each layout."""
+    (``solver.team``). ``progress(done, total)`` after each layout. ``cards``: a mask of the
+    seat's cards to value (None: every legal card; ``solver.card_values``)."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if threads <= 1 or len(rows) < 2 or per_layout is not None:
-        return _in_turn(k, rows, deadline, window, per_layout, keep_first, progress)
-    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress)
+        return _in_turn(k, rows, deadline, window, per_layout, keep_first, progress, cards)
+    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress, cards)
 
 
 # --- each card's outcome ----------------------------------------------------------------------

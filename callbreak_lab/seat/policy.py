@@ -50,6 +50,7 @@ from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layout
 
 __all__ = [
     "PIMC",
+    "PRUNE",
     "STRONG",
     "CardPolicy",
     "Choice",
@@ -75,6 +76,11 @@ WINDOW_ABOVE = 40
 #: whole time; but the slow layouts are those where the cards' outcomes are close, so leaving
 #: them out biases the choice
 LAYOUT_SHARE = 0.125
+
+
+#: the share of the learned play policy's likeliest card's probability below which the
+#: ``strong:prune`` search leaves a card unvalued in the first three tricks (``SearchPolicy.prune``)
+PRUNE = 0.05
 
 
 def decision_seed(*parts: int) -> int:
@@ -181,7 +187,10 @@ class SearchPolicy:
     dealer (0: not used), floored at ``play_floor`` and tempered to keep an effective sample
     size of ``min_ess`` (``seat.layouts.tempered``; 0: not tempered); ``fallback``: the card
     without search (while more than ``search_cards`` cards are in the hands, or when no layout
-    was solved in time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``)."""
+    was solved in time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``);
+    ``prune``: while more than ``prune_above`` cards are in the hands, the search values only
+    the cards the learned play policy gives at least this share of its likeliest card's
+    probability (``searched_cards``; 0: every legal card), so more layouts fit the time."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -196,6 +205,8 @@ class SearchPolicy:
     play_floor: float = PLAY_FLOOR
     min_ess: float = 0.0
     fallback: Literal["cheap", "learned"] = "cheap"
+    prune: float = 0.0
+    prune_above: int = WINDOW_ABOVE
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -212,12 +223,31 @@ class SearchPolicy:
             raise UsageError(f"min_ess must be a number >= 0, got {self.min_ess!r}")
         if self.fallback not in ("cheap", "learned"):
             raise UsageError(f"fallback must be 'cheap' or 'learned', got {self.fallback!r}")
+        if not (isinstance(self.prune, int | float) and 0 <= self.prune <= 1):
+            raise UsageError(f"prune must be a number in [0, 1], got {self.prune!r}")
 
     def instant_card(self, k: Knowledge) -> Card:
         """The policy's card for ``k.seat`` without search (``fallback``)."""
         if self.fallback == "learned":
             return learned_card(k)
         return cheap_card(k.rules, k.hand, k.trick, k.record)
+
+    def searched_cards(self, k: Knowledge) -> int | None:
+        """The mask of the legal cards the search values at this decision: with ``prune`` > 0
+        and more than ``prune_above`` cards in the hands, those the learned play policy gives
+        at least ``prune`` times the likeliest card's probability; otherwise None (every
+        legal card)."""
+        if self.prune <= 0 or k.cards_left <= self.prune_above:
+            return None
+        from callbreak_lab.seat.playmodel import card_proba, load_play_model
+
+        proba = card_proba(load_play_model(k.rules), k)
+        top = max(proba.values())
+        mask = 0
+        for c, p in proba.items():
+            if p >= self.prune * top:
+                mask |= 1 << c
+        return mask
 
     def replace(self, **changes: Any) -> SearchPolicy:
         """This policy with some parameters changed (checked again)."""
@@ -265,7 +295,12 @@ class SearchPolicy:
         if time_limit is not None and self.layout_share is not None:
             per_layout = self.layout_share * self.budget_share * time_limit
         solved = solve_layouts(
-            k, drawn.rows, time_limit=remaining, window=window, per_layout=per_layout
+            k,
+            drawn.rows,
+            time_limit=remaining,
+            window=window,
+            per_layout=per_layout,
+            cards=self.searched_cards(k),
         )
         weights = drawn.weights[list(solved.index)]
         outcomes = None

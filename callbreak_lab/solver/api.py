@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab.cards import Card, Deal, check_seat, play_order_key
+from callbreak_lab.cards import Card, Deal, Hand, check_seat, play_order_key
 from callbreak_lab.errors import SolverInputError, UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
@@ -325,10 +325,27 @@ def _child_job(
     return bonus, job_of(nxt, seat, eng, lo=clo, hi=chi, guess=min(max(first, clo), chi))
 
 
+def _reps_of(root: Root, only: int | None) -> dict[int, int]:
+    """{legal card: its run's representative} for the mover's legal cards whose run holds a
+    card of ``only`` (a mask; None: every legal card)."""
+    legal = legal_mask(root)
+    reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
+    if only is None:
+        return reps
+    kept = {r for c, r in reps.items() if (only >> c) & 1}
+    return {c: r for c, r in reps.items() if r in kept}
+
+
 def values_of(
-    root: Root, seat: int, eng: Engine | None = None, lo: int = 0, hi: int | None = None
+    root: Root,
+    seat: int,
+    eng: Engine | None = None,
+    lo: int = 0,
+    hi: int | None = None,
+    only: int | None = None,
 ) -> dict[int, int]:
-    """Value for ``seat`` after each legal card of the mover (all legal cards). ``lo`` / ``hi``:
+    """Value for ``seat`` after each legal card of the mover (``only``: those in the runs of
+    equivalent cards of this mask, the root's value then not proved). ``lo`` / ``hi``:
     bounds on the root's value already known to hold (save proving them again; ``lo == hi``
     when the value is known, e.g. along a double-dummy line, where it never changes). One card
     per run of equivalent ones is searched; with two threads the children side by side.
@@ -344,10 +361,12 @@ def values_of(
         return {}
     lo = min(max(lo, 0), root.left)
     hi = root.left if hi is None else min(max(hi, lo), root.left)
-    legal = legal_mask(root)
-    reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
+    reps = _reps_of(root, only)
     distinct = sorted(set(reps.values()))
-    if lo < hi and eng.parallel and len(distinct) > 1 and root.left >= eng.children_first_left:
+    some = only is not None and len(distinct) < len(set(_reps_of(root, None).values()))
+    if lo < hi and (
+        some or (eng.parallel and len(distinct) > 1 and root.left >= eng.children_first_left)
+    ):
         # the root's value comes out of its children's (their best): no proof of the root
         # first, and the pool shares out all of the work instead of the helper joining a proof
         eng.new_generation()
@@ -362,6 +381,20 @@ def values_of(
     return {c: memo[rc] for c, rc in reps.items()}
 
 
+def _check_cards(root: Root, cards: object) -> int | None:
+    """``cards`` as a mask that holds a legal card of the mover (None stays None)."""
+    if cards is None:
+        return None
+    if isinstance(cards, bool) or not isinstance(cards, int | np.integer):
+        raise SolverInputError(f"cards must be a mask of cards (an int), got {cards!r}")
+    only = int(cards)
+    if not 0 < only < 1 << 52:
+        raise SolverInputError(f"cards must be a non-empty mask of the 52 cards, got {cards!r}")
+    if not only & legal_mask(root):
+        raise SolverInputError(f"cards holds none of the mover's legal cards: {Hand(only)}")
+    return only
+
+
 def _check_int(name: str, bound: object) -> None:
     """A bound given by the caller is a whole number (not a bool, a float or text)."""
     if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
@@ -369,17 +402,17 @@ def _check_int(name: str, bound: object) -> None:
 
 
 def values_within(
-    root: Root, seat: int, lo: int, hi: int, eng: Engine | None = None
+    root: Root, seat: int, lo: int, hi: int, eng: Engine | None = None, only: int | None = None
 ) -> dict[int, int]:
-    """Value for ``seat`` after each legal card of the mover, clipped to ``lo``..``hi``
+    """Value for ``seat`` after each legal card of the mover (``only``: those in the runs of
+    equivalent cards of this mask), clipped to ``lo``..``hi``
     (``max(lo, min(hi, value))``), by null-window probes upwards from ``lo``: at most
     ``hi - lo`` a run of equivalent cards, each one search's proof at a single count. A seat
     paid by whether it reaches a count needs nothing more, and a proof at a count away from
     the value is often far cheaper than finding the value (the value itself is proved from
     both sides)."""
     eng = eng or engine()
-    legal = legal_mask(root)
-    reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
+    reps = _reps_of(root, only)
     memo: dict[int, int] = {}
     for c in sorted(set(reps.values())):
         nxt, w = child(root, c)
@@ -402,20 +435,24 @@ def card_values_within(
     rules: Ruleset | str | None = None,
     lo: int = 0,
     hi: int = 13,
+    cards: int | None = None,
 ) -> dict[Card, int]:
     """For every legal card of the player to move: ``seat``'s value after it (as
     ``card_values``) clipped to ``lo``..``hi``; a value at or below ``lo`` shows as ``lo``, one
     at or above ``hi`` as ``hi``. Cheaper than ``card_values`` when the window is narrow:
-    ``seat.policy`` asks whether each card still reaches the seat's call and one trick more."""
+    ``seat.policy`` asks whether each card still reaches the seat's call and one trick more.
+    ``cards``: only the legal cards equivalent to one of this mask's (as ``card_values``)."""
     seat = check_seat(seat)
     root = make_root(position, rules)
+    only = _check_cards(root, cards)
     _check_int("lo", lo)
     _check_int("hi", hi)
     if not 0 <= int(lo) <= int(hi):
         raise SolverInputError(f"the window needs 0 <= lo <= hi, got lo={lo}, hi={hi}")
     eng = engine()
     eng.new_generation()
-    return {Card(c): v for c, v in values_within(root, seat, int(lo), int(hi), eng).items()}
+    got = values_within(root, seat, int(lo), int(hi), eng, only=only)
+    return {Card(c): v for c, v in got.items()}
 
 
 def card_values(
@@ -424,15 +461,20 @@ def card_values(
     rules: Ruleset | str | None = None,
     at_least: int = 0,
     at_most: int | None = None,
+    cards: int | None = None,
 ) -> dict[Card, int]:
     """For every legal card of the player to move: the value for ``seat`` (remaining tricks,
     trick in progress included) after that card. Equivalent cards get the same value.
 
     ``at_least`` / ``at_most``: bounds the position's value is already known to respect for
     ``seat`` (for example its value at an earlier point of the same double-dummy line, where
-    both hold); wrong ones give wrong answers."""
+    both hold); wrong ones give wrong answers. ``cards``: a mask of the cards to value (None:
+    every legal card): only the legal cards equivalent to one of them are searched and
+    returned, which saves the others' searches (a policy that leaves out cards it will not
+    play)."""
     seat = check_seat(seat)
     root = make_root(position, rules)
+    only = _check_cards(root, cards)
     _check_int("at_least", at_least)
     if at_most is not None:
         _check_int("at_most", at_most)
@@ -441,7 +483,8 @@ def card_values(
     if int(at_least) > root.left:  # no value can reach it: a wrong bound, not a clamp
         raise SolverInputError(f"at_least ({at_least}) is above the {root.left} tricks left")
     hi = None if at_most is None else int(at_most)
-    return {Card(c): v for c, v in values_of(root, seat, lo=int(at_least), hi=hi).items()}
+    got = values_of(root, seat, lo=int(at_least), hi=hi, only=only)
+    return {Card(c): v for c, v in got.items()}
 
 
 def playout_of(
