@@ -1,6 +1,6 @@
 """The card without search: the learned play policy's likeliest card against the cheap card.
 
-``learned`` (``seat.policy.LearnedPolicy``) and ``cheap`` (``seat.policy.cheap_card`` at every
+``learned`` (``seat.policy.LEARNED``) and ``cheap`` (``seat.policy.cheap_card`` at every
 decision: ``PIMC`` with no search) call alike (the bid model) and differ only in the card they
 play when there is no time to search, which is what ``strong`` and the service's bot fall back
 on (``SearchPolicy.fallback``). A duplicate tournament ``[learned, cheap, cheap, cheap]`` of

@@ -19,7 +19,7 @@ from callbreak_lab.seat.playmodel import (
     load_play_model,
     record_states,
 )
-from callbreak_lab.seat.policy import LearnedPolicy, learned_card
+from callbreak_lab.seat.policy import LEARNED, learned_card
 
 
 def random_records(rules: Ruleset, deals: int, seed: int) -> tuple[np.ndarray, ...]:
@@ -84,7 +84,7 @@ def test_training_is_reproducible_with_a_seed() -> None:
 
 @pytest.mark.parametrize("preset", ["online", "modern", "home"])
 def test_the_learned_policy_plays_its_likeliest_legal_card(preset: str) -> None:
-    """``LearnedPolicy`` (the ``learned`` player) and ``learned_card`` answer the legal card
+    """``LEARNED`` (the ``learned`` player's policy) and ``learned_card`` answer the legal card
     with the highest probability, ties to the lowest; ``strong`` plays it without search
     (``STRONG.fallback``), ``pimc`` keeps the cheap card."""
     rules = Ruleset.coerce(preset)
@@ -96,7 +96,7 @@ def test_the_learned_policy_plays_its_likeliest_legal_card(preset: str) -> None:
         proba = card_proba(model, k)
         top = max(proba.values())
         best = min(c for c, p in proba.items() if p == top)
-        choice = LearnedPolicy().choose(k)
+        choice = LEARNED.choose(k, 0.001 * (1 + len(k.record) % 3), seed=len(k.record))
         legal = pos.legal_cards()
         assert choice.card == best or len(legal) == 1
         assert choice.how == ("forced" if len(legal) == 1 else "learned")

@@ -201,6 +201,56 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     assert four.choose(later, None, 5).window is None
 
 
+def test_strong_prune_searches_only_the_cards_the_play_policy_finds_likely() -> None:
+    """``strong:prune`` values in the first three tricks only the cards the learned policy
+    gives at least ``PRUNE`` of its likeliest card's probability: those cards' outcomes are the
+    unpruned search's on the same layouts, its card is among them, and from trick 4 on it
+    searches every card."""
+    from callbreak_lab.arena.players import StrongPlayer
+    from callbreak_lab.seat.playmodel import card_proba, load_play_model
+    from callbreak_lab.seat.policy import PRUNE
+
+    rules = PRESETS["online"]
+    player = make_player("strong:prune", "online", 500)
+    assert isinstance(player, StrongPlayer) and player.policy.prune == PRUNE > 0
+    assert (
+        STRONG.prune == 0
+        and STRONG.searched_cards(
+            Knowledge.from_history(rules, 0, Deal.random(3).hands[0].mask, [])
+        )
+        is None
+    )
+    four = STRONG.replace(layouts=4, search_cards=52)
+    pruned = four.replace(prune=PRUNE)
+    left_out = 0
+    for seed in range(6):
+        deal = Deal.random(40 + seed)
+        k = Knowledge.from_history(rules, 0, deal.hands[0].mask, [], [3, 3, 3, 3])
+        proba = card_proba(load_play_model(rules), k)
+        mask = pruned.searched_cards(k)
+        assert mask is not None and mask & ~k.legal_mask() == 0
+        kept = {c for c in proba if (mask >> c) & 1}
+        assert kept == {c for c, p in proba.items() if p >= PRUNE * max(proba.values())}
+        full = four.choose(k, None, seed)
+        some = pruned.choose(k, None, seed)
+        assert set(kept) <= set(some.outcomes) <= set(full.outcomes)
+        assert some.outcomes == {c: full.outcomes[c] for c in some.outcomes}
+        assert some.card in some.outcomes
+        left_out += len(some.outcomes) < len(full.outcomes)
+    assert left_out >= 3  # the policy finds some opening leads unlikely on most hands
+    pos = Position(Deal.random(41), rules)
+    history = []
+    for _ in range(12):
+        card = min(pos.legal_cards())
+        history.append((pos.to_move, int(card)))
+        pos.play(card)
+    seat = pos.to_move
+    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history, [3, 3, 3, 3])
+    assert pruned.searched_cards(later) is None
+    with pytest.raises(ValueError, match="prune must be a number in"):
+        STRONG.replace(prune=1.5)
+
+
 @pytest.mark.parametrize(
     ("name", "calls", "right", "dd_card"),
     [("SAFETY", [2, 2, 2, 4], "AC", "2S"), ("LONG_SHOT", [4, 2, 2, 2], "3S", None)],

@@ -227,6 +227,43 @@ def test_card_values_within_refuses_a_bad_window() -> None:
         solver.card_values_within(p, 4, lo=0, hi=2)
 
 
+@pytest.mark.parametrize("preset", ["modern", "online", "home"])
+def test_card_values_of_some_cards_are_those_cards_full_values(preset: str) -> None:
+    """``cards=``: exactly the legal cards equivalent to one of the mask's, each with the value
+    it has among all of them, exact and within a window, mid-trick and at a lead."""
+    rng = random.Random(5)
+    fewer = 0
+    for seed in range(8):
+        p = late_position(seed, preset, 20 + seed % 3)
+        seat = p.to_move
+        legal = sorted(p.legal_cards())
+        full = solver.card_values(p, seat)
+        clipped = solver.card_values_within(p, seat, lo=1, hi=3)
+        some = rng.sample(legal, max(1, len(legal) // 2))
+        mask = sum(1 << int(c) for c in some)
+        got = solver.card_values(p, seat, cards=mask)
+        assert set(some) <= set(got) <= set(legal)
+        assert got == {c: full[c] for c in got}
+        within = solver.card_values_within(p, seat, lo=1, hi=3, cards=mask)
+        assert set(within) == set(got)
+        assert within == {c: clipped[c] for c in within}
+        fewer += len(got) < len(full)
+    assert fewer >= 4  # the cards left out are not searched
+
+
+def test_card_values_refuse_a_bad_card_mask() -> None:
+    p = late_position(2, "online", 24)
+    illegal = ((1 << 52) - 1) & ~p.legal_mask()
+    with pytest.raises(SolverInputError, match="cards must be a mask"):
+        solver.card_values(p, p.to_move, cards="AS")  # type: ignore[arg-type]
+    with pytest.raises(SolverInputError, match="non-empty mask"):
+        solver.card_values(p, p.to_move, cards=0)
+    with pytest.raises(SolverInputError, match="non-empty mask"):
+        solver.card_values_within(p, p.to_move, lo=0, hi=2, cards=1 << 52)
+    with pytest.raises(SolverInputError, match="none of the mover's legal cards"):
+        solver.card_values(p, p.to_move, cards=illegal)
+
+
 def test_card_values_rejects_a_lower_bound_above_the_tricks_left() -> None:
     p = late_position(4, "modern", 12)  # 3 tricks left: no value can exceed 3
     assert p.trick == () and len(p.hand(p.to_move)) == 3

@@ -21,7 +21,7 @@ Built in, by name (``make_player``):
   ``simple``;
 * ``model``: calls with the shipped bid model, plays like ``simple``;
 * ``learned``: calls with the bid model; plays the card the learned play policy finds
-  likeliest (``seat.policy.LearnedPolicy``, no search);
+  likeliest (``seat.policy.LEARNED``, no search);
 * ``pimc``: calls with the bid model; plays the cheap card (``seat.policy.cheap_card``) early in
   the deal and then the card with the best average double-dummy value over uniform layouts
   consistent with the table (``seat.policy.PIMC``);
@@ -62,12 +62,12 @@ from callbreak_lab.seat.knowledge import Knowledge, beats_trick
 from callbreak_lab.seat.layouts import PLAY_MIN_ESS, PLAY_OVERSAMPLE, PLAY_WEIGHT
 from callbreak_lab.seat.policy import (
     LAYOUT_SHARE,
+    LEARNED,
     PIMC,
     PRUNE,
     STRONG,
-    CardPolicy,
     Choice,
-    LearnedPolicy,
+    SearchPolicy,
     decision_seed,
 )
 from callbreak_lab.seat.view import SeatView
@@ -210,15 +210,15 @@ class RandomPlayer:
 
 
 class PolicyPlayer:
-    """A player that calls with the bid model and plays by a ``seat.policy`` policy (a
-    ``SearchPolicy`` or the ``LearnedPolicy``) within ``budget_ms`` a decision (None: no limit,
+    """A player that calls with the bid model and plays by a ``seat.policy.SearchPolicy``
+    within ``budget_ms`` a decision (None: no limit,
     the choice then depends only on the table and the deal's seed). The service's bot asks the
     same policy for its card (``service/jobs.py``), so what the arena measures is what the bot
     plays."""
 
     name = "policy"
 
-    def __init__(self, policy: CardPolicy, budget_ms: int | None = None) -> None:
+    def __init__(self, policy: SearchPolicy, budget_ms: int | None = None) -> None:
         self.policy = policy
         self.budget_ms = budget_ms
         self._seed = 0
@@ -252,12 +252,12 @@ class PolicyPlayer:
 
 class LearnedPlayer(PolicyPlayer):
     """``learned``: the bid model's call; the card the learned play policy finds likeliest
-    (``seat.policy.LearnedPolicy``): no search, about a millisecond a card."""
+    (``seat.policy.LEARNED``): no search, about a millisecond a card."""
 
     name = "learned"
 
     def __init__(self, budget_ms: int | None = None) -> None:
-        super().__init__(LearnedPolicy(), budget_ms)
+        super().__init__(LEARNED, budget_ms)
 
     def prepare(self, rules: Ruleset) -> None:
         prepare_model(rules)

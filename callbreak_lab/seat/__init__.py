@@ -12,7 +12,8 @@ layer: the arena's players, the service's bot, single-dummy advice and reviews.
 - ``playmodel``: the learned play policy (a probability for each legal card, for many
   hypothetical hands at once) and its shipped models.
 - ``outcomes``: the solver's values on each layout and each card's weighted outcome.
-- ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``), and the cheap card.
+- ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``, ``LEARNED``), and the
+  cheap card.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from __future__ import annotations
 from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.layouts import Layouts, draw
 from callbreak_lab.seat.outcomes import CardOutcome, Outcomes, card_outcomes, solve_layouts
-from callbreak_lab.seat.policy import PIMC, STRONG, Choice, SearchPolicy, cheap_card
+from callbreak_lab.seat.policy import LEARNED, PIMC, STRONG, Choice, SearchPolicy, cheap_card
 from callbreak_lab.seat.view import SeatView
 
 __all__ = [
+    "LEARNED",
     "PIMC",
     "STRONG",
     "CardOutcome",

@@ -226,7 +226,7 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
     )
 
 
-def solve_layouts(
+def solve_layouts(  # noqa: PLR0913  (keyword-only options of one solve)
     k: Knowledge,
     rows: np.ndarray,
     *,

@@ -25,10 +25,10 @@ on the knowledge and the seed: the seed of a decision is ``decision_seed(deal se
 played)``, so the same seat in the same situation plays the same card wherever it is asked
 (the arena, the service's bot, a notebook).
 
-``STRONG`` and ``PIMC`` are the two players' parameters, defined once here. A
-:class:`LearnedPolicy` answers at once without search: the card the learned play policy
-(``seat.playmodel``) finds likeliest for the seat (the ``learned`` player; an instant answer
-where a search does not fit the time).
+``STRONG``, ``PIMC`` and ``LEARNED`` are the three players' parameters, defined once here:
+``LEARNED`` never searches (``search_cards=0``) and answers at once the card the learned play
+policy (``seat.playmodel``) finds likeliest for the seat, the instant answer ``STRONG`` also
+gives where a search does not fit the time.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 
@@ -49,12 +49,11 @@ from callbreak_lab.seat.matchplay import MATCH_CARDS, match_chances, standing_ma
 from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layouts
 
 __all__ = [
+    "LEARNED",
     "PIMC",
     "PRUNE",
     "STRONG",
-    "CardPolicy",
     "Choice",
-    "LearnedPolicy",
     "Objective",
     "SearchPolicy",
     "cheap_card",
@@ -362,25 +361,6 @@ STRONG = SearchPolicy(fallback="learned")
 PIMC = SearchPolicy(layouts=16, objective="tricks", beta=0.0, window_above=52, search_cards=40)
 
 
-class CardPolicy(Protocol):
-    """What chooses a seat's card: ``SearchPolicy`` and ``LearnedPolicy``."""
-
-    def choose(self, k: Knowledge, time_limit: float | None = None, seed: int = 0) -> Choice:
-        """The card for ``k.seat`` (to play) within ``time_limit`` seconds."""
-        ...
-
-
-@dataclass(frozen=True)
-class LearnedPolicy:
-    """The card the learned play policy of ``k.rules`` (``seat.playmodel``, trained on the
-    ``strong`` player's choices) gives the highest probability, ties to the lowest card: no
-    search, an answer in about a millisecond, the same for any time limit and seed."""
-
-    def choose(self, k: Knowledge, time_limit: float | None = None, seed: int = 0) -> Choice:
-        """The policy's likeliest legal card for ``k.seat`` (to play)."""
-        t0 = time.perf_counter()
-        legal = k.legal_mask()
-        if legal.bit_count() == 1:
-            card = Card((legal & -legal).bit_length() - 1)
-            return Choice(card, "forced", elapsed_ms=(time.perf_counter() - t0) * 1000)
-        return Choice(learned_card(k), "learned", elapsed_ms=(time.perf_counter() - t0) * 1000)
+#: the ``learned`` player's policy: never searches; the learned play policy's likeliest card
+#: (``learned_card``) at every decision, about a millisecond a card
+LEARNED = SearchPolicy(search_cards=0, fallback="learned")
