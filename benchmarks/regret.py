@@ -1,0 +1,127 @@
+"""What a policy's card loses on the true layout: the decision-level measure behind the arena.
+
+    .venv/bin/python benchmarks/regret.py [--deals 40] [--rules online] [--players strong]
+        [--tricks 5-10] [--policies strong,strong:infer,strong:uniform] [--seed 0]
+
+Plays ``--deals`` seeded tournament deals (seed ``--seed``, the first rotation only) with four
+``--players``; then at every decision with more than one legal card in ``--tricks`` it asks each
+of ``--policies`` (``make_player`` names; their ``seat.policy.SearchPolicy``, no time limit, the
+decision's seed) for the card, and judges it on the deal itself: each legal card's expected
+score of the seat's call over the one true layout (``seat.outcomes.card_outcomes``, the
+double-dummy value after the card), the best of them minus the chosen card's. Reported per
+policy: the mean regret in points a decision ± s.e. by deal, its difference from the first
+policy's (paired by deal), the share of decisions where the chosen card is one of the true
+layout's best, and the share where it differs from the first policy's card. A player that
+saw every hand (``peek``, ``benchmarks/peek.py``) has regret 0 here; in the arena it also
+meets the others' later cards, so the regret is a decision-level measure, not the board's
+margin.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+import time
+
+import numpy as np
+
+from callbreak_lab import solver
+from callbreak_lab.arena.players import make_player
+from callbreak_lab.arena.referee import play_deal
+from callbreak_lab.arena.tournament import tournament_deal
+from callbreak_lab.game import parse_record
+from callbreak_lab.seat import Knowledge, card_outcomes
+from callbreak_lab.seat.policy import decision_seed
+
+
+def se_of(x: np.ndarray) -> float:
+    """The standard error of the mean of ``x`` (0 for fewer than two)."""
+    return float(np.std(x, ddof=1) / np.sqrt(len(x))) if len(x) > 1 else 0.0
+
+
+def parse_tricks(text: str) -> range:
+    """``"5-10"`` -> tricks 5..10 (1-based), ``"7"`` -> trick 7 only."""
+    lo, _, hi = text.partition("-")
+    first, last = int(lo), int(hi or lo)
+    if not 1 <= first <= last <= 13:
+        raise SystemExit(f"--tricks must be within 1-13, got {text!r}")
+    return range(first, last + 1)
+
+
+def judge_board(board: object, tricks: range, policies: dict[str, object], base: int) -> list:
+    """One row per decision in ``tricks``: (regret, best?, card) for each policy."""
+    rules = board.rules  # type: ignore[attr-defined]
+    deal = board.deal  # type: ignore[attr-defined]
+    calls = list(board.calls)  # type: ignore[attr-defined]
+    played = parse_record(board.plays)  # type: ignore[attr-defined]
+    pos = board.position(0)  # type: ignore[attr-defined]
+    history: list[tuple[int, int]] = []
+    dealt = [deal[s].mask for s in range(4)]
+    rows = []
+    for i, card in enumerate(played):
+        seat = pos.to_move
+        if i // 4 + 1 in tricks and len(pos.legal_cards()) > 1:
+            hand_now = dealt[seat] & ~sum(1 << c for s, c in history if s == seat)
+            k = Knowledge.from_history(rules, seat, hand_now, history, calls)
+            true = {int(c): v for c, v in solver.card_values(pos, seat, rules).items()}
+            out = card_outcomes([true], np.array([1.0]), rules, k.own_call, k.won).cards
+            top = max(o.expected or 0.0 for o in out.values())
+            row = []
+            for policy in policies.values():
+                got = policy.choose(k, None, decision_seed(base, seat, i))  # type: ignore[attr-defined]
+                score = out[got.card].expected or 0.0
+                row.append((top - score, score >= top - 1e-9, int(got.card)))
+            rows.append(row)
+        history.append((seat, int(card)))
+        pos.play(card)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=40)
+    ap.add_argument("--rules", default="online")
+    ap.add_argument("--players", default="strong")
+    ap.add_argument("--tricks", default="5-10")
+    ap.add_argument("--policies", default="strong,strong:infer,strong:uniform")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    tricks = parse_tricks(args.tricks)
+    names = [p for p in args.policies.split(",") if p]
+    t0 = time.time()
+    print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
+    for rules in args.rules.split(","):
+        players = [make_player(args.players, rules) for _ in range(4)]
+        policies = {n: make_player(n, rules).policy for n in names}  # type: ignore[attr-defined]
+        boards = [
+            play_deal(tournament_deal(args.seed, j), rules, players, seed=args.seed, deal_index=j)
+            for j in range(args.deals)
+        ]
+        per_deal = [judge_board(b, tricks, policies, 7919 * j) for j, b in enumerate(boards)]
+        n = sum(len(r) for r in per_deal)
+        print(
+            f"\n{rules}, {len(boards)} deals (seed {args.seed}), players {args.players}, "
+            f"tricks {tricks.start}-{tricks.stop - 1}, {n} decisions"
+        )
+        print(f"| policy | regret a decision | minus `{names[0]}`'s | best card on the true "
+              f"layout | card differs from `{names[0]}`'s |")  # fmt: skip
+        print("|---|---|---|---|---|")
+        flat = [r for rows in per_deal for r in rows]
+        for p, name in enumerate(names):
+            means = np.array([np.mean([r[p][0] for r in rows]) for rows in per_deal if rows])
+            first = np.array([np.mean([r[0][0] for r in rows]) for rows in per_deal if rows])
+            best = np.mean([r[p][1] for r in flat])
+            differs = np.mean([r[p][2] != r[0][2] for r in flat])
+            print(
+                f"| `{name}` | {means.mean():.3f} ± {se_of(means):.3f} | "
+                f"{(means - first).mean():+.3f} ± {se_of(means - first):.3f} | {best:.3f} | "
+                f"{differs:.3f} |"
+            )
+    print(f"\n{time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
