@@ -37,8 +37,9 @@ Built in, by name (``make_player``):
   the layouts by the other seats' plays under the learned play policy too
   (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout; with ``:soft``
   tempered to keep ``PLAY_MIN_ESS``), ``strong:prune`` leaves out of the first three tricks'
-  searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``): the
-  variants that measure each part);
+  searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``),
+  ``strong:top`` solves the likeliest distinct layouts weighted by their likelihood instead of
+  resampling them: the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -295,7 +296,8 @@ class StrongPlayer(PolicyPlayer):
     candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s), ``min_ess`` the least
     effective sample size the plays' weights keep (``seat.layouts.tempered``), ``prune`` the
     share of the learned policy's likeliest card below which a card is not searched in the first
-    three tricks (``seat.policy.SearchPolicy``; 0: every card)."""
+    three tricks (``seat.policy.SearchPolicy``; 0: every card), ``resample`` False: the
+    likeliest distinct layouts weighted by their likelihood rather than resampled."""
 
     name = "strong"
 
@@ -313,6 +315,7 @@ class StrongPlayer(PolicyPlayer):
         oversample: int | None = None,
         min_ess: float = 0.0,
         prune: float = 0.0,
+        resample: bool = True,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -328,6 +331,7 @@ class StrongPlayer(PolicyPlayer):
             oversample=STRONG.oversample if oversample is None else oversample,
             min_ess=min_ess,
             prune=prune,
+            resample=resample,
         )
         super().__init__(policy, budget_ms)
 
@@ -398,7 +402,8 @@ class CheaterPlayer:
 
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
 STRONG_VARIANTS = (
-    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune"
+    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune",
+    "top",
 )  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -449,6 +454,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             oversample=PLAY_OVERSAMPLE if "infer" in flags else None,
             min_ess=PLAY_MIN_ESS if "soft" in flags else 0.0,
             prune=PRUNE if "prune" in flags else 0.0,
+            resample="top" not in flags,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

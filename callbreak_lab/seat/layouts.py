@@ -363,6 +363,17 @@ def _merged(rows: np.ndarray, candidates: int, ess: float) -> Layouts:
     return Layouts(distinct[order], counts[order].astype(np.float64), candidates, ess)
 
 
+def _likeliest(cand: np.ndarray, w: np.ndarray, n: int, ess: float) -> Layouts:
+    """The ``n`` distinct candidates of the largest weight (repeats' weights summed), the
+    likeliest first, weighted by their weights scaled to sum to their number."""
+    distinct, inverse = np.unique(cand, axis=0, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=w, minlength=len(distinct))
+    order = np.argsort(-summed, kind="stable")[:n]
+    order = order[summed[order] > 0]
+    top = summed[order]
+    return Layouts(distinct[order], top * (len(top) / top.sum()), len(cand), ess)
+
+
 def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant)
     k: Knowledge,
     n: int,
@@ -374,14 +385,18 @@ def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant
     play_weight: float = 0.0,
     play_floor: float = PLAY_FLOOR,
     min_ess: float = 0.0,
+    resample: bool = True,
 ) -> Layouts:
     """The layouts a judgement of ``k.seat`` is made over (see the module docstring): every
     consistent layout with its call likelihood when there are at most ``exact_limit``, else
     ``n`` drawn by the likelihood of the other seats' calls (``k.calls``) from ``oversample * n``
     uniform candidates, repeats merged; with ``play_weight`` > 0 the likelihood of the other
     seats' plays under the play policy weighs them too (floored at ``play_floor``), tempered
-    down when their effective sample size would fall under ``min_ess`` (``tempered``). None
-    fitting: no rows (a seat's plays contradict each other)."""
+    down when their effective sample size would fall under ``min_ess`` (``tempered``). With
+    ``resample=False`` the ``n`` likeliest distinct candidates instead, each weighted by its
+    likelihood (scaled to sum to their number): as many distinct layouts as asked for where
+    resampling uneven weights repeats a few. None fitting: no rows (a seat's plays contradict
+    each other)."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
         raise UsageError(
             f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}"
@@ -416,6 +431,8 @@ def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant
     w = np.exp(loglik - loglik.max())
     w /= w.sum()
     ess = float(1.0 / np.sum(w * w))
+    if not resample:
+        return _likeliest(cand, w, int(n), ess)
     # systematic resampling: n evenly spaced points through the weights' cumulative sum
     points = (rng.random() + np.arange(n)) / n
     idx = np.minimum(np.searchsorted(np.cumsum(w), points), len(cand) - 1)

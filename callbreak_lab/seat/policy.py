@@ -189,7 +189,10 @@ class SearchPolicy:
     was solved in time): ``"cheap"`` (``cheap_card``) or ``"learned"`` (``learned_card``);
     ``prune``: while more than ``prune_above`` cards are in the hands, the search values only
     the cards the learned play policy gives at least this share of its likeliest card's
-    probability (``searched_cards``; 0: every legal card), so more layouts fit the time."""
+    probability (``searched_cards``; 0: every legal card), so more layouts fit the time;
+    ``resample``: the layouts drawn by resampling the weighted candidates (True) or the
+    ``layouts`` likeliest distinct candidates weighted by their likelihood (False;
+    ``seat.layouts.draw``)."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -206,6 +209,7 @@ class SearchPolicy:
     fallback: Literal["cheap", "learned"] = "cheap"
     prune: float = 0.0
     prune_above: int = WINDOW_ABOVE
+    resample: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -280,6 +284,7 @@ class SearchPolicy:
             play_weight=self.play_weight,
             play_floor=self.play_floor,
             min_ess=self.min_ess,
+            resample=self.resample,
         )
         own = k.own_call
         objective: Objective = "tricks" if own is None else self.objective
