@@ -107,6 +107,40 @@ def test_draw_with_the_play_weight_on() -> None:
         SearchPolicy(play_weight=-1.0)
 
 
+def test_the_likeliest_distinct_layouts_instead_of_a_resample() -> None:
+    """``resample=False``: as many distinct layouts as asked for (the resample repeats the few
+    the plays favour), the likeliest first, consistent with the table, weighted by their
+    likelihood scaled to their number; the same candidates and ESS as the resample."""
+    rules = Ruleset.coerce("online")
+    pos = Position(Deal.random(23), rules)
+    for _ in range(26):
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    resampled = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
+    top = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE, resample=False)
+    assert len(resampled) < 32 == len(top)  # the resample repeats layouts; the top does not
+    assert (top.candidates, top.ess) == (resampled.candidates, resampled.ess)
+    assert len(np.unique(top.rows, axis=0)) == 32
+    assert np.all(np.diff(top.weights) <= 1e-12) and top.weights.sum() == pytest.approx(32)
+    for row in top.rows:
+        assert int(row[k.seat]) == k.hand | k.played_by[k.seat]
+        for s in range(4):
+            assert int(row[s]) & k.played_by[s] == k.played_by[s]
+            assert int(row[s]) & ~k.played_by[s] & k.banned(s) == 0
+    # the resample's likeliest layout is the top's first
+    assert any((top.rows[0] == r).all() for r in resampled.rows[:3])
+    from callbreak_lab.arena.players import make_player
+
+    top_policy = make_player("strong:infer:top").policy  # type: ignore[attr-defined]
+    policy = make_player("strong:infer").policy  # type: ignore[attr-defined]
+    assert top_policy.resample is False and top_policy.play_weight == PLAY_WEIGHT
+    for _ in range(2):  # to a decision of 6 legal cards
+        pos.play(min(pos.legal_cards()))
+    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    assert len(pos.legal_cards()) == 6
+    assert top_policy.choose(k, seed=1).distinct == 64 > policy.choose(k, seed=1).distinct
+
+
 def test_tempering_keeps_the_effective_sample_size_the_judgement_asks_for() -> None:
     """``tempered`` lowers the plays' weight just enough that the weights keep ``min_ess``
     (never under the calls' own effective size): the bisection's answer is the largest such
