@@ -23,6 +23,15 @@ from callbreak_lab.seat.layouts import (
 )
 
 
+def lowest_cards(seed: int, cards: int) -> tuple[Position, Knowledge]:
+    """``Deal.random(seed)`` (online) after ``cards`` of everyone's lowest legal card, and what
+    the seat to move knows then with calls of 3, 4, 2 and 5."""
+    pos = Position(Deal.random(seed), Ruleset.coerce("online"))
+    for _ in range(cards):
+        pos.play(min(pos.legal_cards()))
+    return pos, Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+
+
 def _loglik(rules: Ruleset, seat: int, record: str, *layouts: list[str]) -> list[float]:
     """The play log-likelihood of each layout (four dotted hands as dealt) for ``seat``."""
     deal = Deal.parse(" ".join(layouts[0]))
@@ -111,11 +120,7 @@ def test_the_likeliest_distinct_layouts_instead_of_a_resample() -> None:
     """``resample=False``: as many distinct layouts as asked for (the resample repeats the few
     the plays favour), the likeliest first, consistent with the table, weighted by their
     likelihood scaled to their number; the same candidates and ESS as the resample."""
-    rules = Ruleset.coerce("online")
-    pos = Position(Deal.random(23), rules)
-    for _ in range(26):
-        pos.play(min(pos.legal_cards()))
-    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    pos, k = lowest_cards(23, 26)
     resampled = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
     top = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE, resample=False)
     assert len(resampled) < 32 == len(top)  # the resample repeats layouts; the top does not
@@ -134,9 +139,7 @@ def test_the_likeliest_distinct_layouts_instead_of_a_resample() -> None:
     top_policy = make_player("strong:infer:top").policy  # type: ignore[attr-defined]
     policy = make_player("strong:infer").policy  # type: ignore[attr-defined]
     assert top_policy.resample is False and top_policy.play_weight == PLAY_WEIGHT
-    for _ in range(2):  # to a decision of 6 legal cards
-        pos.play(min(pos.legal_cards()))
-    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    pos, k = lowest_cards(23, 28)  # a decision of 6 legal cards
     assert len(pos.legal_cards()) == 6
     assert top_policy.choose(k, seed=1).distinct == 64 > policy.choose(k, seed=1).distinct
 
@@ -178,11 +181,7 @@ def test_draw_with_a_least_effective_size() -> None:
 def test_more_candidates_keep_more_layouts_under_the_plays() -> None:
     """The plays' weights are uneven: the ``strong:infer`` dealer weighs ``PLAY_OVERSAMPLE``
     candidates a layout, which keeps a larger effective sample than ``OVERSAMPLE``."""
-    rules = Ruleset.coerce("online")
-    pos = Position(Deal.random(5), rules)
-    for _ in range(24):
-        pos.play(min(pos.legal_cards()))
-    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
+    _, k = lowest_cards(5, 24)
     few = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=OVERSAMPLE)
     many = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
     assert PLAY_OVERSAMPLE > OVERSAMPLE

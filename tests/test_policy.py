@@ -162,6 +162,20 @@ def test_strong_variants_by_name() -> None:
     assert base.policy.window_above == 40
 
 
+def after_three_tricks(deal: Deal, calls: list[int]) -> tuple[Position, Knowledge]:
+    """``deal`` (online) after three tricks of everyone's lowest legal card, and what the seat
+    to move knows then."""
+    rules = PRESETS["online"]
+    pos = Position(deal, rules)
+    history = []
+    for _ in range(12):
+        card = min(pos.legal_cards())
+        history.append((pos.to_move, int(card)))
+        pos.play(card)
+    seat = pos.to_move
+    return pos, Knowledge.from_history(rules, seat, pos.hands[seat].mask, history, calls)
+
+
 def test_strong_places_values_against_the_call_early_and_finds_them_later() -> None:
     """Before its call is made, in the first three tricks, strong asks of each card only
     whether it reaches the call and one trick more: the expected scores are those of the exact
@@ -189,15 +203,8 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
         assert score is not None and o.expected - 0.9 - 1e-9 <= score <= o.expected + 1e-9
     k.tricks_won[0] = 3  # as if its three tricks were won already: the call is made
     assert four.choose(k, None, 5).window is None
-    pos = Position(deal, rules)  # after three tricks: exact values again
-    history = []
-    for _ in range(12):
-        card = min(pos.legal_cards())
-        history.append((pos.to_move, int(card)))
-        pos.play(card)
-    seat = pos.to_move
-    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history, [6, 6, 6, 6])
-    assert later.won == pos.tricks_won[seat]  # calls of 6: still to make after three tricks
+    pos, later = after_three_tricks(deal, [6, 6, 6, 6])  # exact values again
+    assert later.won == pos.tricks_won[later.seat]  # calls of 6: still to make after 3 tricks
     assert four.choose(later, None, 5).window is None
 
 
@@ -238,14 +245,7 @@ def test_strong_prune_searches_only_the_cards_the_play_policy_finds_likely() -> 
         assert some.card in some.outcomes
         left_out += len(some.outcomes) < len(full.outcomes)
     assert left_out >= 3  # the policy finds some opening leads unlikely on most hands
-    pos = Position(Deal.random(41), rules)
-    history = []
-    for _ in range(12):
-        card = min(pos.legal_cards())
-        history.append((pos.to_move, int(card)))
-        pos.play(card)
-    seat = pos.to_move
-    later = Knowledge.from_history(rules, seat, pos.hands[seat].mask, history, [3, 3, 3, 3])
+    _, later = after_three_tricks(Deal.random(41), [3, 3, 3, 3])
     assert pruned.searched_cards(later) is None
     with pytest.raises(ValueError, match="prune must be a number in"):
         STRONG.replace(prune=1.5)
