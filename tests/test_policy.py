@@ -249,6 +249,8 @@ def test_strong_prune_searches_only_the_cards_the_play_policy_finds_likely() -> 
     assert pruned.searched_cards(later) is None
     with pytest.raises(ValueError, match="prune must be a number in"):
         STRONG.replace(prune=1.5)
+    with pytest.raises(ValueError, match="prune_above must be a whole number"):
+        STRONG.replace(prune_above=60)
 
 
 @pytest.mark.parametrize(

@@ -228,6 +228,9 @@ class SearchPolicy:
             raise UsageError(f"fallback must be 'cheap' or 'learned', got {self.fallback!r}")
         if not (isinstance(self.prune, int | float) and 0 <= self.prune <= 1):
             raise UsageError(f"prune must be a number in [0, 1], got {self.prune!r}")
+        above = self.prune_above
+        if isinstance(above, bool) or not isinstance(above, int) or not 0 <= above <= 52:
+            raise UsageError(f"prune_above must be a whole number in 0..52, got {above!r}")
 
     def instant_card(self, k: Knowledge) -> Card:
         """The policy's card for ``k.seat`` without search (``fallback``)."""

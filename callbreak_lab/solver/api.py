@@ -325,15 +325,15 @@ def _child_job(
     return bonus, job_of(nxt, seat, eng, lo=clo, hi=chi, guess=min(max(first, clo), chi))
 
 
-def _reps_of(root: Root, only: int | None) -> dict[int, int]:
-    """{legal card: its run's representative} for the mover's legal cards whose run holds a
-    card of ``only`` (a mask; None: every legal card)."""
+def _reps_of(root: Root, only: int | None) -> tuple[dict[int, int], bool]:
+    """({legal card: its run's representative} for the mover's legal cards whose run holds a
+    card of ``only`` (a mask; None: every legal card), whether some run was left out)."""
     legal = legal_mask(root)
     reps = {c: _rep(root, c) for c in range(52) if (legal >> c) & 1}
     if only is None:
-        return reps
+        return reps, False
     kept = {r for c, r in reps.items() if (only >> c) & 1}
-    return {c: r for c, r in reps.items() if r in kept}
+    return {c: r for c, r in reps.items() if r in kept}, len(kept) < len(set(reps.values()))
 
 
 def values_of(
@@ -361,9 +361,8 @@ def values_of(
         return {}
     lo = min(max(lo, 0), root.left)
     hi = root.left if hi is None else min(max(hi, lo), root.left)
-    reps = _reps_of(root, only)
+    reps, some = _reps_of(root, only)
     distinct = sorted(set(reps.values()))
-    some = only is not None and len(distinct) < len(set(_reps_of(root, None).values()))
     if lo < hi and (
         some or (eng.parallel and len(distinct) > 1 and root.left >= eng.children_first_left)
     ):
@@ -412,7 +411,7 @@ def values_within(
     the value is often far cheaper than finding the value (the value itself is proved from
     both sides)."""
     eng = eng or engine()
-    reps = _reps_of(root, only)
+    reps, _ = _reps_of(root, only)
     memo: dict[int, int] = {}
     for c in sorted(set(reps.values())):
         nxt, w = child(root, c)
