@@ -6,7 +6,9 @@ once) under ``--rules``, with ``--jobs`` worker processes. Prints one table per 
 over F (points per board, standard error clustered by deal), mean score, calls, tricks, make rate,
 faults, P's milliseconds per decision (median, p99, max) and the wall seconds per board. A player
 against a field of its own copies scores exactly the field's (duplicate symmetry), so it is not
-played. ``--json FILE`` writes every tournament's report.
+played. Each later player's margin is also given minus the first's, paired by deal (the same
+deals against the same field, so each deal's luck cancels). ``--json FILE`` writes every
+tournament's report, with each margin deal by deal.
 
     .venv/bin/python benchmarks/arena.py --deals 200 --jobs 2
     .venv/bin/python benchmarks/arena.py --deals 5 --fields simple --players pimc,cheater
@@ -24,6 +26,7 @@ from typing import Any
 
 from callbreak_lab import arena
 from callbreak_lab.arena.players import BUILTINS
+from callbreak_lab.fileio import atomic_open
 
 
 def cpu_model() -> str:
@@ -103,9 +106,15 @@ def main() -> None:
                 flush=True,
             )
         print(field_table(field, rows), flush=True)
+        for name, report in rows[1:]:  # paired by deal: each deal's luck cancels
+            first, first_report = rows[0]
+            d = report.margin(name, field).minus(first_report.margin(first, field))
+            print(f"{name} minus {first}, paired by deal: {d.margin:+.2f} ± {d.se:.2f}")
+            saved[f"{name} minus {first} vs 3 {field}"] = d.to_dict()
     print(f"total {time.perf_counter() - t_all:.0f} s")
     if args.json:
-        Path(args.json).write_text(json.dumps(saved, indent=1) + "\n")
+        with atomic_open(Path(args.json)) as f:
+            f.write((json.dumps(saved, indent=1) + "\n").encode())
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ from callbreak_lab import PRESETS, arena
 from callbreak_lab.arena.matchcall import MatchModelPlayer
 from callbreak_lab.bidding.match import match_call
 from callbreak_lab.equity import EquityModel, equity_model, match_equity
+from callbreak_lab.fileio import atomic_open
 
 MODELS = Path(__file__).resolve().parent.parent / "callbreak_lab" / "models"
 
@@ -200,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out["arena"].append(r)
             print(arena_line(r), flush=True)
     if args.json is not None:
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+        with atomic_open(args.json) as f:
+            f.write((json.dumps(out, indent=2) + "\n").encode())
     return 0 if all(math.isfinite(r["margin"]) for r in out.get("arena", [])) else 1
 
 

@@ -589,3 +589,30 @@ def test_cli_shows_the_matches(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)["matches"]
     assert data["played"] == 4 and [m["name"] for m in data["players"]] == ["honours", "random"]
     assert data["margins"][0]["a"] == "honours"
+
+
+def test_margins_pair_by_deal_across_tournaments_on_one_seed() -> None:
+    """Two players each against the same field on one seed's deals: the paired difference is
+    the difference of their margins, deal by deal, and is refused across seeds."""
+    field = ["simple", "simple", "simple"]
+    honours = arena.run(["honours", *field], "online", deals=4, seed=3, progress=False)
+    rand = arena.run(["random", *field], "online", deals=4, seed=3, progress=False)
+    mh, mr = honours.margin("honours", "simple"), rand.margin("random", "simple")
+    assert [i for i, _ in mh.by_deal] == [0, 1, 2, 3] and mh.seed == 3
+    assert np.mean([m for _, m in mh.by_deal]) == pytest.approx(mh.margin)
+    d = mh.minus(mr)
+    assert (d.a, d.b, d.deals) == ("honours", "random", 4)
+    assert d.margin == pytest.approx(mh.margin - mr.margin)
+    per_deal = [a - b for (_, a), (_, b) in zip(mh.by_deal, mr.by_deal, strict=True)]
+    assert [m for _, m in d.by_deal] == pytest.approx(per_deal)
+    assert d.se == pytest.approx(np.std(per_deal, ddof=1) / 2)
+    same = mh.minus(mh)
+    assert same.margin == 0.0 and same.se == 0.0
+    flipped = honours.margin("simple", "honours")
+    assert [m for _, m in flipped.by_deal] == [-m for _, m in mh.by_deal]
+    assert honours.to_dict()["margins"][0]["by_deal"][0][0] == 0
+    other = arena.run(["random", *field], "online", deals=4, seed=4, progress=False)
+    with pytest.raises(UsageError, match="different seeds"):
+        mh.minus(other.margin("random", "simple"))
+    with pytest.raises(UsageError, match="a margin is subtracted"):
+        mh.minus(0.5)  # type: ignore[arg-type]

@@ -159,9 +159,37 @@ class Margin:
     margin: float
     se: float
     deals: int
+    #: ``(deal index, margin)`` for each deal both played, in deal order
+    by_deal: tuple[tuple[int, float], ...] = ()
+    #: the seed the deals were dealt from (a deal index names a deal only with its seed)
+    seed: int | None = None
+
+    def minus(self, other: Margin) -> Margin:
+        """This margin minus ``other``'s, deal by deal over the deals both cover: a paired
+        estimate of ``self.a`` over ``other.a`` when both margins are over the same field on the
+        same deals (one seed), far tighter than the difference of the two means, because each
+        deal's luck cancels. The result's ``a`` is ``self.a`` and its ``b`` is ``other.a``."""
+        if not isinstance(other, Margin):
+            raise UsageError(f"a margin is subtracted from a margin, got {type(other).__name__}")
+        if self.seed != other.seed:
+            raise UsageError(
+                f"the margins were dealt from different seeds ({self.seed} and {other.seed}): "
+                "their deals are not the same"
+            )
+        theirs = dict(other.by_deal)
+        common = [(i, m - theirs[i]) for i, m in self.by_deal if i in theirs]
+        if not common:
+            raise UsageError(
+                f"the margins of {self.a!r} and {other.a!r} share no deal "
+                "(were they played on the same seed, with deals recorded?)"
+            )
+        d = np.array([m for _, m in common])
+        return Margin(self.a, other.a, float(d.mean()), _se(d), len(d), tuple(common), self.seed)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: _json_number(v) for k, v in dataclasses.asdict(self).items()}
+        out = {k: _json_number(v) for k, v in dataclasses.asdict(self).items() if k != "by_deal"}
+        out["by_deal"] = [[i, round(m, 4)] for i, m in self.by_deal]
+        return out
 
 
 @dataclass(frozen=True)
@@ -232,7 +260,8 @@ class Report:
             if (m.a, m.b) == (a, b):
                 return m
             if (m.a, m.b) == (b, a):
-                return Margin(a, b, -m.margin, m.se, m.deals)
+                flipped = tuple((i, -v) for i, v in m.by_deal)
+                return Margin(a, b, -m.margin, m.se, m.deals, flipped, m.seed)
         raise UsageError(f"no margin between {a!r} and {b!r}")
 
     def match(self, name: str) -> MatchStats:
@@ -483,9 +512,21 @@ def summarise(
     for i, a in enumerate(names):
         for b_name in names[i + 1 :]:
             d = per_deal[:, index[a]] - per_deal[:, index[b_name]]
-            d = d[~np.isnan(d)]
+            both = ~np.isnan(d)
+            by_deal = tuple(
+                (deal_ids[k], float(d[k])) for k in range(len(d)) if both[k]
+            )  # fmt: skip
+            d = d[both]
             margins.append(
-                Margin(a, b_name, float(d.mean()) if len(d) else math.nan, _se(d), len(d))
+                Margin(
+                    a,
+                    b_name,
+                    float(d.mean()) if len(d) else math.nan,
+                    _se(d),
+                    len(d),
+                    by_deal,
+                    seed,
+                )
             )
     r = rules if rules is not None else boards[0].rules
     group = r.match_deals or 5
