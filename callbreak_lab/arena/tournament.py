@@ -512,11 +512,9 @@ def summarise(
     for i, a in enumerate(names):
         for b_name in names[i + 1 :]:
             d = per_deal[:, index[a]] - per_deal[:, index[b_name]]
-            both = ~np.isnan(d)
-            by_deal = tuple(
-                (deal_ids[k], float(d[k])) for k in range(len(d)) if both[k]
-            )  # fmt: skip
-            d = d[both]
+            kept = np.flatnonzero(~np.isnan(d))
+            by_deal = tuple((deal_ids[k], float(d[k])) for k in kept)
+            d = d[kept]
             margins.append(
                 Margin(
                     a,
