@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from callbreak_lab import arena
-from callbreak_lab.rules import PRESETS
+from callbreak_lab import arena, solver
+from callbreak_lab.arena.referee import seat_view
+from callbreak_lab.cards import Deal
+from callbreak_lab.game import Position
+from callbreak_lab.rules import PRESETS, Ruleset
+
+ONLINE = Ruleset.preset("online")
 
 
 @pytest.mark.slow
@@ -59,3 +64,39 @@ def test_cheater_variants_by_name() -> None:
         make_player("cheater:psychic")
     with pytest.raises(UsageError, match="call is"):
         CheaterPlayer(call="psychic")
+
+
+def test_a_budgeted_cheater_plays_the_learned_card_when_its_solve_is_stopped() -> None:
+    """The first-lead card values of ``Deal.random(1416)`` take over ten million nodes (checked
+    in test_solver_time_limit.py): under a 100 ms budget the solve is stopped, and the cheater
+    plays the learned play policy's card instead of answering late."""
+    from callbreak_lab.arena.players import make_player
+    from callbreak_lab.seat import Knowledge
+    from callbreak_lab.seat.policy import LEARNED
+
+    deal = Deal.random(1416)
+    view = seat_view(Position.replay(deal, [], ONLINE), 0, (3, 3, 3, 3))
+    cheater = make_player("cheater:model", ONLINE, budget_ms=100)
+    cheater.prepare(ONLINE)
+    cheater.reveal(deal)  # type: ignore[attr-defined]
+    card = cheater.play(view)
+    assert cheater.last_how == "learned (solve stopped)"  # type: ignore[attr-defined]
+    assert card == LEARNED.instant_card(Knowledge.of_view(view))
+    assert card in view.legal_cards()
+
+
+def test_a_budgeted_cheater_that_solves_in_time_plays_the_unbudgeted_card() -> None:
+    from callbreak_lab.arena.players import CheaterPlayer
+    from callbreak_lab.errors import UsageError
+
+    deal = Deal.random(5)
+    record = solver.playout(deal, ONLINE).cards[:40]  # ten tricks played: a quick solve
+    pos = Position.replay(deal, record, ONLINE)
+    view = seat_view(pos, pos.to_move, (3, 3, 3, 3))
+    plain, timed = CheaterPlayer("model"), CheaterPlayer("model", budget_ms=60_000)
+    for p in (plain, timed):
+        p.reveal(deal)
+    assert timed.play(view) == plain.play(view)
+    assert timed.last_how == "solve"
+    with pytest.raises(UsageError, match="budget_ms"):
+        CheaterPlayer(budget_ms=0)

@@ -351,20 +351,35 @@ class CheaterPlayer:
     clamped to the call range, or the bid model's call from its hand alone (``"model"``, as
     ``pimc`` and ``strong`` call). The floor is the default because the others do not play the
     play-out: against ``simple`` players the play-out call is missed about one deal in five
-    and scores less than ``simple`` (benchmarks/HISTORY.md, "Arena")."""
+    and scores less than ``simple`` (benchmarks/HISTORY.md, "Arena"). With ``budget_ms`` its
+    solve stops at ``seat.policy.STRONG``'s share of the budget, and a solve stopped there plays
+    the learned play policy's card (``seat.policy.LEARNED``), so it never answers late."""
 
     name = "cheater"
     sees_deal = True
 
-    def __init__(self, call: str = "floor") -> None:
+    def __init__(self, call: str = "floor", budget_ms: int | None = None) -> None:
         if call not in CHEATER_CALLS:
             raise UsageError(f"cheater: call is one of {', '.join(CHEATER_CALLS)}, got {call!r}")
+        if budget_ms is not None and (
+            isinstance(budget_ms, bool) or not isinstance(budget_ms, int) or budget_ms < 1
+        ):
+            raise UsageError(f"cheater: budget_ms must be a whole number >= 1, got {budget_ms!r}")
         self.calls = call
+        self.budget_ms = budget_ms
+        #: how the last card was chosen: ``"solve"``, ``"forced"`` or ``"learned (solve stopped)"``
+        self.last_how = ""
         self._deal: Deal | None = None
 
     def prepare(self, rules: Ruleset) -> None:
         if self.calls == "model":
             prepare_model(rules)
+        if self.budget_ms is not None:
+            from callbreak_lab import solver
+            from callbreak_lab.seat.playmodel import load_play_model
+
+            solver.warm_up()
+            load_play_model(rules)
 
     def reveal(self, deal: Deal) -> None:
         self._deal = deal
@@ -389,11 +404,23 @@ class CheaterPlayer:
     def play(self, view: SeatView) -> Card:
         from callbreak_lab import solver
 
+        t0 = time.perf_counter()
         legal = view.legal_cards()
         if len(legal) == 1:
+            self.last_how = "forced"
             return legal.highest()
         pos = Position.replay(self._the_deal(), [c for _, c in view.history], view.rules)
-        values = solver.card_values(pos, view.seat, view.rules)
+        if self.budget_ms is None:
+            values = solver.card_values(pos, view.seat, view.rules)
+        else:
+            left = STRONG.budget_share * self.budget_ms / 1000 - (time.perf_counter() - t0)
+            try:
+                with solver.time_limit(max(0.0, left)):
+                    values = solver.card_values(pos, view.seat, view.rules)
+            except solver.SearchTimeout:
+                self.last_how = "learned (solve stopped)"
+                return LEARNED.instant_card(Knowledge.of_view(view))
+        self.last_how = "solve"
         best = max(values.values())
         return lowest_card(c for c, v in values.items() if v == best)
 
@@ -433,7 +460,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         how = name.split(":", 1)[1]
         if how not in CHEATER_CALLS:
             raise UsageError(f"cheater: unknown variant {how!r} ({', '.join(CHEATER_CALLS)})")
-        return CheaterPlayer(call=how)
+        return CheaterPlayer(call=how, budget_ms=budget_ms)
     if name.startswith("strong:"):  # variants for comparisons (see the module docstring)
         flags = name.split(":")[1:]
         unknown = [f for f in flags if f not in STRONG_VARIANTS]
@@ -458,7 +485,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")
-    if name in ("pimc", "strong", "learned"):  # the players that honour a budget
+    if name in ("pimc", "strong", "learned", "cheater"):  # the players that honour a budget
         timed: Player = BUILTINS[name](budget_ms=budget_ms)
         return timed
     player: Player = BUILTINS[name]()
