@@ -39,7 +39,9 @@ Built in, by name (``make_player``):
   tempered to keep ``PLAY_MIN_ESS``), ``strong:prune`` leaves out of the first three tricks'
   searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``),
   ``strong:top`` solves the likeliest distinct layouts weighted by their likelihood instead of
-  resampling them: the variants that measure each part);
+  resampling them, ``strong:rivals`` counts each trick it takes as worth ``seat.policy.RIVALS``
+  points over three for each other seat still short of its call: the variants that measure
+  each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -66,6 +68,7 @@ from callbreak_lab.seat.policy import (
     LEARNED,
     PIMC,
     PRUNE,
+    RIVALS,
     STRONG,
     Choice,
     SearchPolicy,
@@ -297,7 +300,9 @@ class StrongPlayer(PolicyPlayer):
     effective sample size the plays' weights keep (``seat.layouts.tempered``), ``prune`` the
     share of the learned policy's likeliest card below which a card is not searched in the first
     three tricks (``seat.policy.SearchPolicy``; 0: every card), ``resample`` False: the
-    likeliest distinct layouts weighted by their likelihood rather than resampled."""
+    likeliest distinct layouts weighted by their likelihood rather than resampled, ``rivals``
+    the points a trick is worth for each other seat still short of its call, over three
+    (``SearchPolicy.rivals``)."""
 
     name = "strong"
 
@@ -316,6 +321,7 @@ class StrongPlayer(PolicyPlayer):
         min_ess: float = 0.0,
         prune: float = 0.0,
         resample: bool = True,
+        rivals: float = 0.0,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -332,6 +338,7 @@ class StrongPlayer(PolicyPlayer):
             min_ess=min_ess,
             prune=prune,
             resample=resample,
+            rivals=rivals,
         )
         super().__init__(policy, budget_ms)
 
@@ -430,7 +437,7 @@ class CheaterPlayer:
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
 STRONG_VARIANTS = (
     "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune",
-    "top",
+    "top", "rivals",
 )  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -482,6 +489,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             min_ess=PLAY_MIN_ESS if "soft" in flags else 0.0,
             prune=PRUNE if "prune" in flags else 0.0,
             resample="top" not in flags,
+            rivals=RIVALS if "rivals" in flags else 0.0,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

@@ -293,15 +293,21 @@ class Outcomes:
     samples: dict[Card, np.ndarray]
     won: int
 
-    def best(self, objective: str = "score") -> Card:
-        """The card with the best expected score, then the best mean value
-        (``objective="tricks"``, or without the seat's call: the best mean value alone), then
-        the lowest card."""
+    def best(self, objective: str = "score", trick_points: float = 0.0) -> Card:
+        """The card with the best expected score plus ``trick_points`` a trick of its mean value
+        (what each trick the seat takes is worth beyond its own score: one a rival loses), then
+        the best mean value (``objective="tricks"``, or without the seat's call: the best mean
+        value alone), then the lowest card."""
         choices = list(self.cards)
         scored = objective == "score" and all(o.expected is not None for o in self.cards.values())
         if scored:
-            top = max(self.cards[c].expected for c in choices)  # type: ignore[type-var]
-            choices = [c for c in choices if self.cards[c].expected >= top - 1e-9]  # type: ignore[operator]
+
+            def key(c: Card) -> float:
+                o = self.cards[c]
+                return float(o.expected or 0.0) + trick_points * o.tricks
+
+            top = max(key(c) for c in choices)
+            choices = [c for c in choices if key(c) >= top - 1e-9]
         top_value = max(self.cards[c].tricks for c in choices)
         choices = [c for c in choices if self.cards[c].tricks >= top_value - 1e-9]
         return lowest_card(choices)

@@ -52,6 +52,7 @@ __all__ = [
     "LEARNED",
     "PIMC",
     "PRUNE",
+    "RIVALS",
     "STRONG",
     "Choice",
     "Objective",
@@ -80,6 +81,11 @@ LAYOUT_SHARE = 0.125
 #: the share of the learned play policy's likeliest card's probability below which the
 #: ``strong:prune`` search leaves a card unvalued in the first three tricks (``SearchPolicy.prune``)
 PRUNE = 0.05
+
+#: ``strong:rivals``'s ``SearchPolicy.rivals``: about what one trick fewer costs a seat still
+#: short of its call, in points (a trick that turns a made call into a missed one costs twice
+#: the call)
+RIVALS = 1.5
 
 
 def decision_seed(*parts: int) -> int:
@@ -192,7 +198,10 @@ class SearchPolicy:
     probability (``searched_cards``; 0: every legal card), so more layouts fit the time;
     ``resample``: the layouts drawn by resampling the weighted candidates (True) or the
     ``layouts`` likeliest distinct candidates weighted by their likelihood (False;
-    ``seat.layouts.draw``)."""
+    ``seat.layouts.draw``); ``rivals``: the points a trick the seat takes is worth to it for
+    each other seat still short of its call, divided by three (``trick_points``): in a
+    duplicate margin or a match the others' scores count against the seat's, and a trick the
+    seat takes is one of theirs (0: the seat's own score alone)."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -210,6 +219,7 @@ class SearchPolicy:
     prune: float = 0.0
     prune_above: int = WINDOW_ABOVE
     resample: bool = True
+    rivals: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -228,6 +238,8 @@ class SearchPolicy:
             raise UsageError(f"fallback must be 'cheap' or 'learned', got {self.fallback!r}")
         if not (isinstance(self.prune, int | float) and 0 <= self.prune <= 1):
             raise UsageError(f"prune must be a number in [0, 1], got {self.prune!r}")
+        if not (isinstance(self.rivals, int | float) and 0 <= self.rivals <= 100):
+            raise UsageError(f"rivals must be a number in [0, 100], got {self.rivals!r}")
         above = self.prune_above
         if isinstance(above, bool) or not isinstance(above, int) or not 0 <= above <= 52:
             raise UsageError(f"prune_above must be a whole number in 0..52, got {above!r}")
@@ -254,6 +266,19 @@ class SearchPolicy:
             if p >= self.prune * top:
                 mask |= 1 << c
         return mask
+
+    def trick_points(self, k: Knowledge) -> float:
+        """What one more trick of the seat's is worth beyond its own score at this decision:
+        ``rivals`` times the share of the other seats still short of their calls (0 before
+        the calls are known)."""
+        if self.rivals <= 0:
+            return 0.0
+        short = 0
+        for s in range(4):
+            call = k.calls[s] if s < len(k.calls) else None
+            if s != k.seat and call is not None and k.tricks_won[s] < call:
+                short += 1
+        return self.rivals * short / 3
 
     def replace(self, **changes: Any) -> SearchPolicy:
         """This policy with some parameters changed (checked again)."""
@@ -314,7 +339,7 @@ class SearchPolicy:
         card, how = None, f"{self.fallback} (no layout solved)"
         if len(solved):
             outcomes = card_outcomes(solved.values, weights, k.rules, own, k.won)
-            card, how = outcomes.best(objective), "search"
+            card, how = outcomes.best(objective, self.trick_points(k)), "search"
             if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
                 card, how = None, f"{self.fallback} (search answered an illegal card)"
         if card is None:
