@@ -14,6 +14,7 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.seat import STRONG, Knowledge, card_outcomes, draw, solve_layouts
+from callbreak_lab.seat.policy import RIVALS
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -132,6 +133,36 @@ def test_a_budgeted_strong_searches_the_first_trick_in_time() -> None:
         last = player.last  # type: ignore[attr-defined]
         assert last.how == "search" and 1 <= last.distinct < 64
         assert last.elapsed_ms < 10 * budget  # stopped by the budget, well within ten times it
+
+
+def test_tricks_count_for_the_rivals_still_short_of_their_calls() -> None:
+    """``rivals``: a trick the seat takes is worth ``rivals / 3`` points for each other seat
+    still short of its call, so a card that takes more tricks at a small risk to the call can
+    beat the safe one; without rivals short, or with ``rivals=0``, the safe card stays best."""
+    rules = PRESETS["online"]
+    # called 2, none won: card 10 makes exactly 2 on all eight layouts (2.0 points, 2 tricks);
+    # card 20 takes 5 on seven and 1 on one (7/8 * 2.3 - 1/8 * 2 = 1.7625 points, 4.5 tricks)
+    values = [{10: 2, 20: 5}] * 7 + [{10: 2, 20: 1}]
+    out = card_outcomes(values, np.ones(8), rules, call=2, won=0)
+    assert out.cards[Card(20)].expected == pytest.approx(1.7625)
+    assert out.best("score") == 10
+    assert out.best("score", trick_points=0.05) == 10  # 2.10 against 1.9875
+    assert out.best("score", trick_points=0.2) == 20  # 2.40 against 2.6625
+
+    hand = Deal.random(3).hands[0].mask
+    k = Knowledge.from_history(rules, 0, hand, [], [3, 4, 2, 5])
+    policy = STRONG.replace(rivals=1.5)
+    assert policy.trick_points(k) == pytest.approx(1.5)  # all three others short
+    k.tricks_won = [0, 4, 1, 5]  # seat 1 and seat 3 have made their calls
+    assert policy.trick_points(k) == pytest.approx(0.5)
+    k.tricks_won = [0, 4, 2, 5]
+    assert policy.trick_points(k) == 0.0
+    assert STRONG.trick_points(Knowledge.from_history(rules, 0, hand, [], [3, 4, 2, 5])) == 0.0
+    assert policy.trick_points(Knowledge.from_history(rules, 0, hand, [])) == 0.0  # no calls
+    with pytest.raises(ValueError, match="rivals"):
+        STRONG.replace(rivals=-1)
+    rivals = make_player("strong:rivals", "online", 500)
+    assert rivals.policy == STRONG.replace(rivals=RIVALS)  # type: ignore[attr-defined]
 
 
 def test_strong_variants_by_name() -> None:
