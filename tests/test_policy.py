@@ -159,6 +159,9 @@ def test_tricks_count_for_the_rivals_still_short_of_their_calls() -> None:
     assert policy.trick_points(k) == 0.0
     assert STRONG.trick_points(Knowledge.from_history(rules, 0, hand, [], [3, 4, 2, 5])) == 0.0
     assert policy.trick_points(Knowledge.from_history(rules, 0, hand, [])) == 0.0  # no calls
+    # under home's scoring a call overshot by two fails: a trick is worth its own score alone
+    home = Knowledge.from_history(PRESETS["home"], 0, hand, [], [3, 4, 2, 5])
+    assert policy.trick_points(home) == 0.0
     with pytest.raises(ValueError, match="rivals"):
         STRONG.replace(rivals=-1)
     rivals = make_player("strong:rivals", "online", 500)

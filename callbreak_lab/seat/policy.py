@@ -33,6 +33,7 @@ gives where a search does not fit the time.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -82,10 +83,18 @@ LAYOUT_SHARE = 0.125
 #: ``strong:prune`` search leaves a card unvalued in the first three tricks (``SearchPolicy.prune``)
 PRUNE = 0.05
 
-#: ``strong:rivals``'s ``SearchPolicy.rivals``: about what one trick fewer costs a seat still
-#: short of its call, in points (a trick that turns a made call into a missed one costs twice
-#: the call)
-RIVALS = 1.5
+#: ``strong:rivals``'s ``SearchPolicy.rivals``: with any other seat short of its call, a trick
+#: outweighs the seat's own small risks to its call (benchmarks/RESULTS.md, "Reading the table")
+RIVALS = 10.0
+
+
+@functools.cache
+def more_tricks_never_cost(rules: Ruleset) -> bool:
+    """Whether one more trick never lowers a seat's score under ``rules`` (``tenths`` and
+    ``flat`` scoring; not the scorings where a call overshot by two fails): only then can a
+    trick be worth more to the seat than its own score says."""
+    calls = range(rules.min_call, rules.max_call + 1)
+    return all(rules.score(c, t + 1) >= rules.score(c, t) for c in calls for t in range(13))
 
 
 def decision_seed(*parts: int) -> int:
@@ -271,7 +280,7 @@ class SearchPolicy:
         """What one more trick of the seat's is worth beyond its own score at this decision:
         ``rivals`` times the share of the other seats still short of their calls (0 before
         the calls are known)."""
-        if self.rivals <= 0:
+        if self.rivals <= 0 or not more_tricks_never_cost(k.rules):
             return 0.0
         short = 0
         for s in range(4):
