@@ -45,7 +45,8 @@ Built in, by name (``make_player``):
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
-  differs (the ceiling on what play alone can gain);
+  differs (the ceiling on what play alone can gain); with a budget its solve stops in time and
+  a stopped solve plays the learned card;
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
 """
 
