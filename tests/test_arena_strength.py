@@ -86,6 +86,8 @@ def test_a_budgeted_cheater_plays_the_learned_card_when_its_solve_is_stopped() -
 
 
 def test_a_budgeted_cheater_that_solves_in_time_plays_the_unbudgeted_card() -> None:
+    """With ten tricks played the solve ends well within a minute: the same card as without a
+    budget; a budget below a millisecond is refused."""
     from callbreak_lab.arena.players import CheaterPlayer
     from callbreak_lab.errors import UsageError
 

@@ -52,6 +52,7 @@ Built in, by name (``make_player``):
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
@@ -418,16 +419,16 @@ class CheaterPlayer:
             self.last_how = "forced"
             return legal.highest()
         pos = Position.replay(self._the_deal(), [c for _, c in view.history], view.rules)
-        if self.budget_ms is None:
-            values = solver.card_values(pos, view.seat, view.rules)
-        else:
+        limit: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
+        if self.budget_ms is not None:
             left = STRONG.budget_share * self.budget_ms / 1000 - (time.perf_counter() - t0)
-            try:
-                with solver.time_limit(max(0.0, left)):
-                    values = solver.card_values(pos, view.seat, view.rules)
-            except solver.SearchTimeout:
-                self.last_how = "learned (solve stopped)"
-                return LEARNED.instant_card(Knowledge.of_view(view))
+            limit = solver.time_limit(max(0.0, left))
+        try:
+            with limit:
+                values = solver.card_values(pos, view.seat, view.rules)
+        except solver.SearchTimeout:  # only under a budget
+            self.last_how = "learned (solve stopped)"
+            return LEARNED.instant_card(Knowledge.of_view(view))
         self.last_how = "solve"
         best = max(values.values())
         return lowest_card(c for c, v in values.items() if v == best)
