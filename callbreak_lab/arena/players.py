@@ -40,8 +40,9 @@ Built in, by name (``make_player``):
   searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``),
   ``strong:top`` solves the likeliest distinct layouts weighted by their likelihood instead of
   resampling them, ``strong:rivals`` counts each trick it takes as worth ``seat.policy.RIVALS``
-  points over three for each other seat still short of its call: the variants that measure
-  each part);
+  points over three for each other seat still short of its call, ``strong:am`` chooses its card
+  in the last four tricks by αμ (``seat.alphamu``: its next two decisions without strategy
+  fusion): the variants that measure each part);
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
   plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
   the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
@@ -63,6 +64,7 @@ from callbreak_lab.cards import Card, Deal, Hand, lowest_card
 from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.alphamu import ALPHAMU_DEPTH
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
 from callbreak_lab.seat.layouts import PLAY_MIN_ESS, PLAY_OVERSAMPLE, PLAY_WEIGHT
 from callbreak_lab.seat.policy import (
@@ -304,7 +306,8 @@ class StrongPlayer(PolicyPlayer):
     three tricks (``seat.policy.SearchPolicy``; 0: every card), ``resample`` False: the
     likeliest distinct layouts weighted by their likelihood rather than resampled, ``rivals``
     the points a trick is worth for each other seat still short of its call, over three
-    (``SearchPolicy.rivals``)."""
+    (``SearchPolicy.rivals``), ``alphamu`` the seat's decisions searched without strategy
+    fusion in the last tricks (``SearchPolicy.alphamu``; 0: none)."""
 
     name = "strong"
 
@@ -324,6 +327,7 @@ class StrongPlayer(PolicyPlayer):
         prune: float = 0.0,
         resample: bool = True,
         rivals: float = 0.0,
+        alphamu: int = 0,
     ) -> None:
         if objective not in ("score", "tricks"):
             raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
@@ -341,6 +345,7 @@ class StrongPlayer(PolicyPlayer):
             prune=prune,
             resample=resample,
             rivals=rivals,
+            alphamu=alphamu,
         )
         super().__init__(policy, budget_ms)
 
@@ -439,7 +444,7 @@ class CheaterPlayer:
 #: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
 STRONG_VARIANTS = (
     "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune",
-    "top", "rivals",
+    "top", "rivals", "am",
 )  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
@@ -492,6 +497,7 @@ def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | Non
             prune=PRUNE if "prune" in flags else 0.0,
             resample="top" not in flags,
             rivals=RIVALS if "rivals" in flags else 0.0,
+            alphamu=ALPHAMU_DEPTH if "am" in flags else 0,
         )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")

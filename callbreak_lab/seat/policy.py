@@ -44,10 +44,11 @@ import numpy as np
 from callbreak_lab.cards import Card, Hand, Suit, play_order_key
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.alphamu import ALPHAMU_CARDS, AlphaMuTimeout, alphamu_values
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
 from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, PLAY_FLOOR, draw
 from callbreak_lab.seat.matchplay import MATCH_CARDS, match_chances, standing_matters
-from callbreak_lab.seat.outcomes import CardOutcome, card_outcomes, solve_layouts
+from callbreak_lab.seat.outcomes import CardOutcome, Outcomes, card_outcomes, solve_layouts
 
 __all__ = [
     "LEARNED",
@@ -145,8 +146,9 @@ def learned_card(k: Knowledge) -> Card:
 
 @dataclass(frozen=True)
 class Choice:
-    """A policy's answer: ``card``; ``how`` ("forced", "search", "cheap" or "learned": the card
-    without search, "cheap (no layout solved)" or "learned (no layout solved)"); the search's
+    """A policy's answer: ``card``; ``how`` ("forced", "search", "alphamu" (the search
+    without strategy fusion, ``SearchPolicy.alphamu``), "cheap" or "learned": the card without
+    search, "cheap (no layout solved)" or "learned (no layout solved)"); the search's
     ``layouts`` (draws solved, repeats counted), ``distinct`` layouts solved, ``candidates``
     weighed, ``ess`` (the call weights' effective sample size), ``window`` (the values' window,
     None when exact), ``outcomes`` per card (the clipped values' means under a window),
@@ -210,7 +212,10 @@ class SearchPolicy:
     ``seat.layouts.draw``); ``rivals``: the points a trick the seat takes is worth to it for
     each other seat still short of its call, divided by three (``trick_points``): in a
     duplicate margin or a match the others' scores count against the seat's, and a trick the
-    seat takes is one of theirs (0: the seat's own score alone)."""
+    seat takes is one of theirs (0: the seat's own score alone); ``alphamu``: with at most
+    ``alphamu_cards`` cards in the hands, the card of the best expected score with the seat's
+    next ``alphamu`` decisions played without strategy fusion (``seat.alphamu``; 0 or 1: the
+    layouts solved one by one), kept only when that search ends within the time."""
 
     layouts: int = 64
     objective: Objective = "score"
@@ -229,6 +234,8 @@ class SearchPolicy:
     prune_above: int = WINDOW_ABOVE
     resample: bool = True
     rivals: float = 0.0
+    alphamu: int = 0
+    alphamu_cards: int = ALPHAMU_CARDS
 
     def __post_init__(self) -> None:
         if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
@@ -249,9 +256,10 @@ class SearchPolicy:
             raise UsageError(f"prune must be a number in [0, 1], got {self.prune!r}")
         if not (isinstance(self.rivals, int | float) and 0 <= self.rivals <= 100):
             raise UsageError(f"rivals must be a number in [0, 100], got {self.rivals!r}")
-        above = self.prune_above
-        if isinstance(above, bool) or not isinstance(above, int) or not 0 <= above <= 52:
-            raise UsageError(f"prune_above must be a whole number in 0..52, got {above!r}")
+        for name in ("prune_above", "alphamu", "alphamu_cards"):
+            got = getattr(self, name)
+            if isinstance(got, bool) or not isinstance(got, int) or not 0 <= got <= 52:
+                raise UsageError(f"{name} must be a whole number in 0..52, got {got!r}")
 
     def instant_card(self, k: Knowledge) -> Card:
         """The policy's card for ``k.seat`` without search (``fallback``)."""
@@ -325,10 +333,7 @@ class SearchPolicy:
         )
         own = k.own_call
         objective: Objective = "tricks" if own is None else self.objective
-        window = None
-        need = 0 if own is None else own - k.won
-        if objective == "score" and need >= 1 and k.cards_left > self.window_above:
-            window = (need - 1, need + 1)
+        window = self._window(k, objective)
         remaining = None
         if time_limit is not None:
             remaining = max(0.0, self.budget_share * time_limit - (time.perf_counter() - t0))
@@ -351,6 +356,10 @@ class SearchPolicy:
             card, how = outcomes.best(objective, self.trick_points(k)), "search"
             if not (legal >> card) & 1:  # a layout's value for a card the seat cannot play
                 card, how = None, f"{self.fallback} (search answered an illegal card)"
+            elif self.alphamu > 1 and k.cards_left <= self.alphamu_cards:
+                deadline = None if time_limit is None else t0 + self.budget_share * time_limit
+                rows = drawn.rows[list(solved.index)]
+                card, how = self._without_fusion(k, rows, weights, outcomes, card, deadline)
         if card is None:
             card = self.instant_card(k)
         chances: dict[Card, float] = {}
@@ -379,8 +388,46 @@ class SearchPolicy:
             match=chances,
         )
 
+    def _window(self, k: Knowledge, objective: Objective) -> tuple[int, int] | None:
+        """The window the values are placed in (short of the call, exactly it, over it) while
+        more than ``window_above`` cards are in the hands and the call is still to make; None:
+        exact values."""
+        need = 0 if k.own_call is None else k.own_call - k.won
+        if objective == "score" and need >= 1 and k.cards_left > self.window_above:
+            return (need - 1, need + 1)
+        return None
+
+    def _without_fusion(
+        self,
+        k: Knowledge,
+        rows: np.ndarray,
+        weights: np.ndarray,
+        outcomes: Outcomes,
+        plain: Card,
+        deadline: float | None,
+    ) -> tuple[Card, str]:
+        """The αμ card over the layouts solved, or the plain search's card when αμ does not end
+        by ``deadline``."""
+        try:
+            values = alphamu_values(k, rows, weights, self.alphamu, deadline)
+        except AlphaMuTimeout:
+            return plain, "search"
+        if not values:
+            return plain, "search"
+        return _alphamu_card(values, outcomes, plain), "alphamu"
+
     def _for_the_match(self, k: Knowledge) -> bool:
         return self.match and k.cards_left <= MATCH_CARDS and standing_matters(k)
+
+
+def _alphamu_card(values: dict[Card, float], outcomes: Outcomes, plain: Card) -> Card:
+    """The card of the best αμ value; between equal values the plain search's card, then the
+    best mean value, then the lowest card."""
+    top = max(values.values())
+    best = [c for c, v in values.items() if v >= top - 1e-9]
+    if plain in best:
+        return plain
+    return min(best, key=lambda c: (-outcomes.cards[c].tricks, play_order_key(c)))
 
 
 def _match_card(chances: dict[Card, float], outcomes: dict[Card, CardOutcome]) -> Card:

@@ -293,6 +293,12 @@ def _rep(root: Root, card: int) -> int:
     return int(rep_of(card, mine, live))
 
 
+def representative(root: Root, card: int) -> int:
+    """The card that stands for ``card`` of the mover's: the lowest of its run of equivalent
+    cards (the same double-dummy value, the cards between them gone or the mover's own)."""
+    return _rep(root, card)
+
+
 def estimate_of(root: Root, seat: int) -> int:
     """A quick estimate of ``seat``'s value at a validated root (the first probe a solve from a
     trick boundary would make, ``_bounds.first_guess``); mid-trick, the estimate at the trick's
