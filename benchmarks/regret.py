@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/regret.py [--deals 40] [--rules online] [--players strong]
         [--tricks 5-10] [--policies strong,strong:infer,strong:uniform] [--seed 0]
+        [--judge dd|playout]
 
 Plays ``--deals`` seeded tournament deals (seed ``--seed``, the first rotation only) with four
 ``--players``; then at every decision with more than one legal card in ``--tricks`` it asks each
@@ -11,7 +12,10 @@ score of the seat's call over the one true layout (``seat.outcomes.card_outcomes
 double-dummy value after the card), the best of them minus the chosen card's. Reported per
 policy: the mean regret in points a decision ± s.e. by deal, its difference from the first
 policy's (paired by deal), the share of decisions where the chosen card is one of the true
-layout's best, and the share where it differs from the first policy's card. A player that
+layout's best, and the share where it differs from the first policy's card. ``--judge
+playout`` judges each card instead by the seat's tricks in the self-interested play-out after
+it (``solver.api.playout_of``: every seat then plays for its own double-dummy value, not the
+three others against the seat), scored with the call the same way. A player that
 saw every hand (``peek``, ``benchmarks/peek.py``) has regret 0 here; in the arena it also
 meets the others' later cards, so the regret is a decision-level measure, not the board's
 margin.
@@ -34,6 +38,7 @@ from callbreak_lab.arena.tournament import tournament_deal
 from callbreak_lab.game import parse_record
 from callbreak_lab.seat import Knowledge, card_outcomes
 from callbreak_lab.seat.policy import decision_seed
+from callbreak_lab.solver.api import child, make_root, playout_of
 
 
 def se_of(x: np.ndarray) -> float:
@@ -50,7 +55,21 @@ def parse_tricks(text: str) -> range:
     return range(first, last + 1)
 
 
-def judge_board(board: object, tricks: range, policies: dict[str, object], base: int) -> list:
+def playout_values(pos: object, seat: int) -> dict[int, int]:
+    """The tricks ``seat`` still takes after each legal card when every seat then plays for its
+    own double-dummy value (the self-interested play-out), the trick in progress included."""
+    root = make_root(pos)  # type: ignore[arg-type]
+    out = {}
+    for c in pos.legal_cards():  # type: ignore[attr-defined]
+        nxt, _ = child(root, int(c))
+        total = playout_of(nxt).tricks[seat] if nxt.left > 0 else nxt.won[seat]
+        out[int(c)] = total - root.won[seat]
+    return out
+
+
+def judge_board(
+    board: object, tricks: range, policies: dict[str, object], base: int, judge: str = "dd"
+) -> list:
     """One row per decision in ``tricks``: (regret, best?, card) for each policy."""
     rules = board.rules  # type: ignore[attr-defined]
     deal = board.deal  # type: ignore[attr-defined]
@@ -65,7 +84,10 @@ def judge_board(board: object, tricks: range, policies: dict[str, object], base:
         if i // 4 + 1 in tricks and len(pos.legal_cards()) > 1:
             hand_now = dealt[seat] & ~sum(1 << c for s, c in history if s == seat)
             k = Knowledge.from_history(rules, seat, hand_now, history, calls)
-            true = {int(c): v for c, v in solver.card_values(pos, seat, rules).items()}
+            if judge == "playout":
+                true = playout_values(pos, seat)
+            else:
+                true = {int(c): v for c, v in solver.card_values(pos, seat, rules).items()}
             out = card_outcomes([true], np.array([1.0]), rules, k.own_call, k.won).cards
             top = max(o.expected or 0.0 for o in out.values())
             row = []
@@ -87,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tricks", default="5-10")
     ap.add_argument("--policies", default="strong,strong:infer,strong:uniform")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--judge", choices=("dd", "playout"), default="dd")
     args = ap.parse_args(argv)
     tricks = parse_tricks(args.tricks)
     names = [p for p in args.policies.split(",") if p]
@@ -99,11 +122,13 @@ def main(argv: list[str] | None = None) -> int:
             play_deal(tournament_deal(args.seed, j), rules, players, seed=args.seed, deal_index=j)
             for j in range(args.deals)
         ]
-        per_deal = [judge_board(b, tricks, policies, 7919 * j) for j, b in enumerate(boards)]
+        per_deal = [
+            judge_board(b, tricks, policies, 7919 * j, args.judge) for j, b in enumerate(boards)
+        ]
         n = sum(len(r) for r in per_deal)
         print(
             f"\n{rules}, {len(boards)} deals (seed {args.seed}), players {args.players}, "
-            f"tricks {tricks.start}-{tricks.stop - 1}, {n} decisions"
+            f"tricks {tricks.start}-{tricks.stop - 1}, {n} decisions, judged by {args.judge}"
         )
         print(f"| policy | regret a decision | minus `{names[0]}`'s | best card on the true "
               f"layout | card differs from `{names[0]}`'s |")  # fmt: skip
