@@ -32,8 +32,9 @@ from callbreak_lab.cards import Card, Deal
 from callbreak_lab.game import Position, parse_record
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat import STRONG, Knowledge, draw
-from callbreak_lab.seat.alphamu import AlphaMuTimeout, alphamu_values
+from callbreak_lab.seat.alphamu import alphamu_values
 from callbreak_lab.seat.policy import decision_seed
+from callbreak_lab.solver import SearchTimeout
 
 
 def games(
@@ -99,7 +100,7 @@ def main() -> None:
                     deep = alphamu_values(
                         k, drawn.rows, drawn.weights, args.depth, start + args.limit
                     )
-                except AlphaMuTimeout:
+                except SearchTimeout:
                     stopped += 1
                     deep = {}
                 times.append(time.perf_counter() - start)

@@ -14,7 +14,8 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat import STRONG, Knowledge, card_outcomes, draw, solve_layouts
-from callbreak_lab.seat.alphamu import AlphaMuTimeout, alphamu_values, pareto
+from callbreak_lab.seat.alphamu import alphamu_values, pareto
+from callbreak_lab.solver import SearchTimeout
 
 ONLINE = Ruleset.coerce("online")
 
@@ -88,7 +89,7 @@ def test_pareto_keeps_the_vectors_nothing_beats() -> None:
 
 def test_a_deadline_passed_stops_the_search() -> None:
     k, rows = knowledge_and_rows(LAYOUTS, RECORD, 3)
-    with pytest.raises(AlphaMuTimeout):
+    with pytest.raises(SearchTimeout):
         alphamu_values(k, rows, np.ones(2), depth=2, deadline=0.0)
 
 

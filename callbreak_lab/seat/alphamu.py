@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,18 +38,11 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.errors import IllegalPlayError
 from callbreak_lab.game import Position
 from callbreak_lab.seat.knowledge import Knowledge
-from callbreak_lab.solver.api import (
-    Root,
-    child,
-    engine,
-    legal_mask,
-    make_root,
-    representative,
-    value_of,
-    values_of,
-)
 
-__all__ = ["ALPHAMU_CARDS", "ALPHAMU_DEPTH", "FRONT_CAP", "AlphaMuTimeout", "alphamu_values"]
+if TYPE_CHECKING:
+    from callbreak_lab.solver.api import Root
+
+__all__ = ["ALPHAMU_CARDS", "ALPHAMU_DEPTH", "FRONT_CAP", "alphamu_values", "pareto"]
 
 #: cards in the hands at or below which ``strong:am`` searches with αμ (the last four tricks)
 ALPHAMU_CARDS = 16
@@ -59,10 +53,6 @@ ALPHAMU_DEPTH = 2
 #: the most vectors a front keeps (the best by weighted mean): the product at another seat's
 #: node can grow with every card it holds across the layouts
 FRONT_CAP = 64
-
-
-class AlphaMuTimeout(TimeoutError):
-    """The αμ search ran out of its time (the caller keeps its plain card)."""
 
 
 def pareto(front: np.ndarray, weights: np.ndarray, cap: int = FRONT_CAP) -> np.ndarray:
@@ -86,6 +76,8 @@ def pareto(front: np.ndarray, weights: np.ndarray, cap: int = FRONT_CAP) -> np.n
 def seat_cards(root: Root) -> list[int]:
     """The mover's legal cards, one of each run of equivalent ones. For the seat searching they
     are the same on every layout: its hand and the cards still out are known to it."""
+    from callbreak_lab.solver.api import legal_mask, representative
+
     legal = legal_mask(root)
     return sorted({representative(root, c) for c in range(52) if (legal >> c) & 1})
 
@@ -101,18 +93,24 @@ class _Search:
         self.objective = objective
         self.weights = weights
         self.deadline = deadline
-        self.eng = engine()
+        from callbreak_lab.solver import api
+
+        self.api = api
+        self.eng = api.engine()
         self.nodes = 0
 
     def tick(self) -> None:
         self.nodes += 1
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise AlphaMuTimeout("the αμ search ran out of time")
+            from callbreak_lab.solver import SearchTimeout
+
+            raise SearchTimeout("the αμ search ran out of time")
 
     def node(self, ids: np.ndarray, roots: list[Root], depth: int) -> np.ndarray:
         """The front of the node whose layouts are ``ids`` (their positions ``roots``), with
         ``depth`` of the seat's decisions still to play without fusion."""
         self.tick()
+        api = self.api
         first = roots[0]
         seat = self.seat
         n = len(ids)
@@ -122,21 +120,21 @@ class _Search:
         if first.mover == seat:
             won = first.won[seat]
             if depth <= 0:
-                vec = [self.objective[won + value_of(r, seat, self.eng)] for r in roots]
+                vec = [self.objective[won + api.value_of(r, seat, self.eng)] for r in roots]
                 return np.array([vec], dtype=np.float64)
             if depth == 1:
-                values = [values_of(r, seat, self.eng) for r in roots]
+                values = [api.values_of(r, seat, self.eng) for r in roots]
                 cards = seat_cards(first)
                 front = np.array(
                     [[self.objective[won + v[c]] for v in values] for c in cards], dtype=np.float64
                 )
                 return pareto(front, self.weights[ids])
             fronts = [
-                self.node(ids, [child(r, c)[0] for r in roots], depth - 1)
+                self.node(ids, [api.child(r, c)[0] for r in roots], depth - 1)
                 for c in seat_cards(first)
             ]
             return pareto(np.concatenate(fronts), self.weights[ids])
-        legal = np.array([legal_mask(r) for r in roots], dtype=np.uint64)
+        legal = np.array([api.legal_mask(r) for r in roots], dtype=np.uint64)
         moves = 0
         for m in legal:
             moves |= int(m)
@@ -146,7 +144,7 @@ class _Search:
             c = (moves & -moves).bit_length() - 1
             moves &= moves - 1
             on = np.nonzero((legal >> np.uint64(c)) & np.uint64(1))[0]
-            sub = self.node(ids[on], [child(roots[i], c)[0] for i in on], depth)
+            sub = self.node(ids[on], [api.child(roots[i], c)[0] for i in on], depth)
             wide = np.full((len(sub), n), np.inf)
             wide[:, on] = sub
             both = np.minimum(result[:, None, :], wide[None, :, :]).reshape(-1, n)
@@ -165,8 +163,10 @@ def alphamu_values(
     and its best expected objective over the layouts ``rows`` (hand masks as dealt) weighted by
     ``weights``, the seat's next ``depth`` decisions played without strategy fusion: its score in
     points with its call known, else its deal total of tricks. Layouts the record does not
-    replay on are left out; ``AlphaMuTimeout`` when ``deadline`` (``time.perf_counter()``)
-    passes first."""
+    replay on are left out; ``solver.SearchTimeout`` when ``deadline``
+    (``time.perf_counter()``) passes first."""
+    from callbreak_lab.solver.api import child, legal_mask, make_root, representative
+
     roots: list[Root] = []
     kept: list[float] = []
     for row, wt in zip(rows, weights, strict=True):

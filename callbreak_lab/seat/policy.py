@@ -44,7 +44,7 @@ import numpy as np
 from callbreak_lab.cards import Card, Hand, Suit, play_order_key
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.seat.alphamu import ALPHAMU_CARDS, AlphaMuTimeout, alphamu_values
+from callbreak_lab.seat.alphamu import ALPHAMU_CARDS, alphamu_values
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
 from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, PLAY_FLOOR, draw
 from callbreak_lab.seat.matchplay import MATCH_CARDS, match_chances, standing_matters
@@ -408,9 +408,11 @@ class SearchPolicy:
     ) -> tuple[Card, str]:
         """The αμ card over the layouts solved, or the plain search's card when αμ does not end
         by ``deadline``."""
+        from callbreak_lab.solver import SearchTimeout
+
         try:
             values = alphamu_values(k, rows, weights, self.alphamu, deadline)
-        except AlphaMuTimeout:
+        except SearchTimeout:
             return plain, "search"
         if not values:
             return plain, "search"
