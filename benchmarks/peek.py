@@ -11,21 +11,36 @@ double-dummy value instead of the score); what is left of it at ``peek5`` and ``
 any inference from the cards played could add once they are on the table.
 
     .venv/bin/python benchmarks/peek.py --from 5,9 --deals 200 --jobs 2 --budget 1000
+
+``--judges dd,playout`` plays each ``peek<T>`` twice: judging each card over the true layout by
+the seat's double-dummy value after it (``dd``: the three others against the seat, what
+``strong`` judges by) and by the seat's tricks in the self-interested play-out after it
+(``playout``: every seat for itself; ``benchmarks/regret.py``'s ``playout_values``), and prints
+each later judge's margin minus the first's, paired by deal: whether the model of the other
+seats behind the values costs play once the cards are known.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from callbreak_lab import arena
 from callbreak_lab.arena.players import StrongPlayer
+from callbreak_lab.arena.tournament import Margin
 from callbreak_lab.cards import Card, Deal
+from callbreak_lab.game import Position
 from callbreak_lab.seat import Knowledge, SeatView, card_outcomes, solve_layouts
+
+#: this folder: ``regret.py``'s ``playout_values`` is imported from beside this script, in the
+#: tournament's workers too (the player travels to them by value)
+HERE = str(Path(__file__).resolve().parent)
 
 
 class PeekPlayer(StrongPlayer):
@@ -33,10 +48,11 @@ class PeekPlayer(StrongPlayer):
 
     sees_deal = True
 
-    def __init__(self, from_trick: int, budget_ms: int | None) -> None:
+    def __init__(self, from_trick: int, budget_ms: int | None, judge: str = "dd") -> None:
         super().__init__(budget_ms=budget_ms)
         self.from_trick = from_trick
-        self.name = f"peek{from_trick}"
+        self.judge = judge
+        self.name = f"peek{from_trick}" + ("" if judge == "dd" else f":{judge}")
         self._deal: Deal | None = None
 
     def reveal(self, deal: Deal) -> None:
@@ -49,6 +65,15 @@ class PeekPlayer(StrongPlayer):
         legal = k.legal_mask()
         if legal.bit_count() == 1:
             return Card((legal & -legal).bit_length() - 1)
+        if self.judge == "playout":
+            if HERE not in sys.path:
+                sys.path.insert(0, HERE)
+            from regret import playout_values  # benchmarks/regret.py
+
+            pos = Position.replay(self._deal, [c for _, c in view.history], view.rules)
+            values = [playout_values(pos, view.seat)]
+            outcomes = card_outcomes(values, np.ones(1), k.rules, k.own_call, k.won)
+            return outcomes.best("score" if k.own_call is not None else "tricks")
         rows = np.array([[self._deal[s].mask for s in range(4)]], dtype=np.uint64)
         window = None  # as strong: early on, each card's value placed against the call only
         own = k.own_call
@@ -62,13 +87,14 @@ class PeekPlayer(StrongPlayer):
 class Peek:
     """A picklable factory of ``PeekPlayer``s (the tournament's workers build their own)."""
 
-    def __init__(self, from_trick: int, budget_ms: int | None) -> None:
+    def __init__(self, from_trick: int, budget_ms: int | None, judge: str = "dd") -> None:
         self.from_trick = from_trick
         self.budget_ms = budget_ms
-        self.label = f"peek{from_trick}"
+        self.judge = judge
+        self.label = f"peek{from_trick}" + ("" if judge == "dd" else f":{judge}")
 
     def __call__(self) -> Any:
-        return PeekPlayer(self.from_trick, self.budget_ms)
+        return PeekPlayer(self.from_trick, self.budget_ms, self.judge)
 
 
 def main() -> None:
@@ -80,6 +106,7 @@ def main() -> None:
     parser.add_argument("--field", default="pimc")
     parser.add_argument("--from", dest="tricks", default="5,9")
     parser.add_argument("--budget", type=int, default=1000, help="ms per decision")
+    parser.add_argument("--judges", default="dd", help="dd and/or playout, comma-separated")
     args = parser.parse_args()
     print(
         f"benchmarks/peek.py: {args.rules}, {args.deals} deals (x4 boards), seed {args.seed}, "
@@ -87,8 +114,9 @@ def main() -> None:
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         flush=True,
     )
-    for t in (int(x) for x in args.tricks.split(",")):
-        peek = Peek(t, args.budget)
+    margins: dict[int, Margin] = {}
+    for t, judge in ((int(x), j) for x in args.tricks.split(",") for j in args.judges.split(",")):
+        peek = Peek(t, args.budget, judge)
         report = arena.run(
             [peek, args.field, args.field, args.field],
             args.rules,
@@ -106,6 +134,10 @@ def main() -> None:
             f"max {p.ms_max:.0f} ({report.seconds:.0f} s)",
             flush=True,
         )
+        first = margins.setdefault(t, m)
+        if first is not m:
+            d = m.minus(first)
+            print(f"    minus {first.a}, paired by deal: {d.margin:+.3f} ± {d.se:.3f}", flush=True)
 
 
 if __name__ == "__main__":
