@@ -97,10 +97,8 @@ class _Search:
 
         self.api = api
         self.eng = api.engine()
-        self.nodes = 0
 
     def tick(self) -> None:
-        self.nodes += 1
         if self.deadline is not None and time.perf_counter() > self.deadline:
             from callbreak_lab.solver import SearchTimeout
 
@@ -190,11 +188,10 @@ def alphamu_values(
     ids = np.arange(len(roots))
     first = roots[0]
     legal = legal_mask(first)
-    out: dict[Card, float] = {}
-    for c in seat_cards(first):
+    run_of = {d: representative(first, d) for d in range(52) if (legal >> d) & 1}
+    best: dict[int, float] = {}
+    for c in sorted(set(run_of.values())):
         front = search.node(ids, [child(r, c)[0] for r in roots], depth - 1)
-        best = float(np.max(front @ w))
-        for d in range(52):
-            if (legal >> d) & 1 and representative(first, d) == c:
-                out[Card(d)] = best
+        best[c] = float(np.max(front @ w))
+    out = {Card(d): best[c] for d, c in run_of.items()}
     return out
