@@ -26,7 +26,7 @@ from typing import Any
 
 from callbreak_lab import arena
 from callbreak_lab.arena.players import BUILTINS
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 
 
 def cpu_model() -> str:

@@ -27,7 +27,7 @@ import numpy as np
 
 from callbreak_lab.arena.records import Board, load_record
 from callbreak_lab.arena.tournament import run
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arena import cpu_model  # benchmarks/arena.py, beside this script

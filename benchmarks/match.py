@@ -40,7 +40,7 @@ from callbreak_lab import PRESETS, arena
 from callbreak_lab.arena.matchcall import MatchModelPlayer
 from callbreak_lab.bidding.match import match_call
 from callbreak_lab.equity import EquityModel, equity_model, match_equity
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 
 MODELS = Path(__file__).resolve().parent.parent / "callbreak_lab" / "models"
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from callbreak_lab.arena.players import StrongPlayer
 from callbreak_lab.arena.tournament import Margin, run
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arena import cpu_model  # benchmarks/arena.py, beside this script

@@ -57,7 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.errors import ModelError, RulesError, StandingError
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 
 __all__ = [

@@ -33,6 +33,7 @@ from callbreak_lab.errors import (
 )
 
 __all__ = [
+    "DEFAULT_RULES",
     "PRESETS",
     "Legal",
     "Reason",
@@ -45,6 +46,11 @@ __all__ = [
     "score",
     "trick_winner",
 ]
+
+#: the preset every public function plays by when given no rules (and no position that carries
+#: its own): ``online``, the rules of the Bhoos app, its bot protocol and the arena, the
+#: Call Break most people play
+DEFAULT_RULES = "online"
 
 Direction = Literal["clockwise", "anticlockwise"]
 VoidRule = Literal["strict", "win_only"]
@@ -140,12 +146,11 @@ class Ruleset:
     @classmethod
     def coerce(cls, rules: Ruleset | str | None, default: Ruleset | str | None = None) -> Ruleset:
         """``rules`` as a Ruleset: a Ruleset as it is, a preset name (with variations) through
-        ``preset``. None stands for ``default`` (a Ruleset or a name) where the caller has one,
-        else it is a RulesError, as is anything else. The library's one way to accept rules."""
+        ``preset``. None stands for ``default`` where the caller has one (a position's own
+        rules), else for ``DEFAULT_RULES``; anything else is a RulesError. The library's one
+        way to accept rules."""
         if rules is None:
-            if default is None:
-                raise RulesError("rules are needed: a preset name (e.g. 'modern') or a Ruleset")
-            rules = default
+            rules = DEFAULT_RULES if default is None else default
         if isinstance(rules, Ruleset):
             return rules
         if isinstance(rules, str):

@@ -36,7 +36,7 @@ from callbreak_lab.equity import (
     match_length,
     win_shares,
 )
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import PRESETS, Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

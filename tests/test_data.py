@@ -352,7 +352,7 @@ def test_atomic_writes_get_the_umask_mode_not_0600(tmp_path: Path) -> None:
     import os
     import stat
 
-    from callbreak_lab.fileio import atomic_open
+    from callbreak_lab.util.fileio import atomic_open
 
     old = os.umask(0o022)
     try:

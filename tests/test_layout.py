@@ -19,10 +19,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "core",
         (
             "callbreak_lab", "callbreak_lab.cards", "callbreak_lab.rules", "callbreak_lab.game",
-            "callbreak_lab.errors", "callbreak_lab.fileio", "callbreak_lab.bhoos",
-            "callbreak_lab.parallel", "callbreak_lab.render", "callbreak_lab.equity",
+            "callbreak_lab.errors", "callbreak_lab.render", "callbreak_lab.bhoos",
+            "callbreak_lab.equity",
         ),
     ),
+    ("util", ("callbreak_lab.util",)),
     ("solver", ("callbreak_lab.solver",)),
     ("bidding", ("callbreak_lab.bidding",)),
     ("seat", ("callbreak_lab.seat",)),

@@ -26,7 +26,7 @@ from callbreak_lab.analysis.review import (
 )
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import RecordError, UsageError
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
 

@@ -25,7 +25,7 @@ copies of one deterministic player win exactly a quarter of the matches each.
 
 Boards run in parallel with joblib, one task per match and rotation: local processes
 (``backend="loky"``, ``jobs``) or a Dask cluster (``backend="dask"`` with ``client`` or
-``address``), the switch of dataset generation (``callbreak_lab.parallel``). ``jobs=1`` plays in
+``address``), the switch of dataset generation (``callbreak_lab.util.parallel``). ``jobs=1`` plays in
 this process.
 """
 
@@ -53,7 +53,7 @@ from callbreak_lab.arena.records import (
 from callbreak_lab.arena.referee import play_match
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import UsageError
-from callbreak_lab.parallel import check_backend, parallel_results
+from callbreak_lab.util.parallel import check_backend, parallel_results
 from callbreak_lab.rules import Ruleset
 
 __all__ = [

@@ -45,8 +45,8 @@ import numpy as np
 from callbreak_lab import __version__
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.errors import DataError
-from callbreak_lab.fileio import atomic_open
-from callbreak_lab.parallel import check_backend, parallel_results
+from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.parallel import check_backend, parallel_results
 from callbreak_lab.rules import PRESETS, Ruleset
 
 __all__ = [

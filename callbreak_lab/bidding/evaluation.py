@@ -46,7 +46,7 @@ from callbreak_lab.bidding.model import (
 )
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import CallbreakLabError, HandError
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 
 __all__ = [

@@ -73,7 +73,7 @@ from callbreak_lab.bidding.estimator import (
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import HandError, ModelError
-from callbreak_lab.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 
 __all__ = [

@@ -17,7 +17,7 @@ from callbreak_lab.cli.base import (
     parse_ints,
     rules_of,
 )
-from callbreak_lab.fileio import read_lines
+from callbreak_lab.util.fileio import read_lines
 
 if TYPE_CHECKING:
     from callbreak_lab.bidding.match import MatchCall

@@ -21,7 +21,7 @@ from callbreak_lab.cli.base import (
     rules_of,
 )
 from callbreak_lab.errors import CallbreakLabError, SolverInputError
-from callbreak_lab.fileio import read_lines
+from callbreak_lab.util.fileio import read_lines
 
 # --- line / analyse -----------------------------------------------------------------------------
 
