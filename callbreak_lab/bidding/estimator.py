@@ -202,9 +202,6 @@ class BidModel(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # scikit-
     in one calibration fold: the model then learns the symmetry instead of fitting noise per suit.
     """
 
-    #: models pickled before the parameter existed were trained without it
-    augment_side_suits: bool = False
-
     def __init__(  # noqa: PLR0913  (scikit-learn's estimator contract: every parameter is an __init__ argument)
         self,
         profile: str = "modern",
@@ -429,11 +426,6 @@ class BidModel(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # scikit-
                 "this BidModel is not fitted yet: call fit() or load_model()"
             ) from None
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        if "playout_" in state and "n_features_in_" not in state:
-            self.n_features_in_ = N_COLUMNS  # pickled before fit took X
-
     # --- prediction -------------------------------------------------------------------------
     def predict_proba(self, X: npt.ArrayLike) -> np.ndarray:
         """``(n, 14)`` distribution of each hand's play-out tricks 0..13 (rows sum to 1).
@@ -447,7 +439,7 @@ class BidModel(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # scikit-
         return self._playout_proba(x_in, self._features(x_in))
 
     def _playout_proba(self, x_in: np.ndarray, x: np.ndarray) -> np.ndarray:
-        conditioned: Head | None = getattr(self, "conditioned_", None)
+        conditioned = self.conditioned_
         known = x_in[:, 2] == 1
         if conditioned is None or not known.any():
             return self.playout_.proba(x)

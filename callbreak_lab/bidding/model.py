@@ -32,16 +32,13 @@ persistence and recommendations.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import importlib
 import json
 import os
 import platform
-import sys
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -73,8 +70,8 @@ from callbreak_lab.bidding.estimator import (
 from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import HandError, ModelError
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.util.fileio import atomic_open
 
 __all__ = [
     "CALL_FEATURE_NAMES",
@@ -257,31 +254,6 @@ def _check_card(card: dict[str, Any], profile: str, card_path: Traversable) -> N
 _LOADED: dict[tuple[str, str], BidModel] = {}
 _LOCK = threading.Lock()
 
-# Where the classes of model files saved before ``callbreak_lab.bidding`` existed now live: the
-# unpickler finds them under their old module names while a file loads.
-_LEGACY_MODULES = {
-    "callbreak_lab.model_estimator": "callbreak_lab.bidding.estimator",
-    "callbreak_lab.model_learners": "callbreak_lab.bidding.learners",
-    "callbreak_lab.model": "callbreak_lab.bidding.model",
-    "callbreak_lab.features": "callbreak_lab.bidding.features",
-    "callbreak_lab.calls": "callbreak_lab.bidding.calls",
-}
-
-
-@contextlib.contextmanager
-def _legacy_module_names() -> Iterator[None]:
-    """Make the old module names of :data:`_LEGACY_MODULES` importable for the duration."""
-    added = []
-    for old, new in _LEGACY_MODULES.items():
-        if old not in sys.modules:
-            sys.modules[old] = importlib.import_module(new)
-            added.append(old)
-    try:
-        yield
-    finally:
-        for old in added:
-            sys.modules.pop(old, None)
-
 
 def load_model(
     profile_or_preset: str | Ruleset = "modern",
@@ -317,7 +289,7 @@ def load_model(
             )
         try:
             # a file inside a zip archive is copied to a temporary file while it loads
-            with resources.as_file(model_path) as path, _legacy_module_names():
+            with resources.as_file(model_path) as path:
                 model = joblib.load(path)
         except Exception as exc:  # unpickling a damaged file can raise almost anything
             raise ModelError(f"model file {model_path} cannot be loaded: {exc!r}") from None

@@ -11,7 +11,7 @@ import numpy as np
 from fastapi.responses import JSONResponse
 
 from callbreak_lab.bidding import calls
-from callbreak_lab.cards import Card, Deal, Hand
+from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
@@ -223,7 +223,7 @@ def _match_advice(
     """``/v1/evaluate``'s ``match``: the match-aware call, every bad part of the standing a
     ``FieldError`` naming its field."""
     from callbreak_lab.bidding.match import check_deal_of_match, match_call_for
-    from callbreak_lab.equity import match_length, recorded_preset, totals_of_points
+    from callbreak_lab.bidding.equity import match_length, recorded_preset, totals_of_points
 
     try:
         n = match_length(rules)
@@ -263,8 +263,3 @@ def rules_catalogue() -> dict[str, Any]:
         },
         "variations": "preset+tag, e.g. pagat+must_beat, modern+exact_or_one+min_call=2",
     }
-
-
-def card_text(c: int) -> str:
-    """Canonical text of a card."""
-    return str(Card(c))

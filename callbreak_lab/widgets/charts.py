@@ -8,7 +8,6 @@ on high-density screens; the views show every chart at exactly its CSS size (nev
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 
 import matplotlib
 
@@ -23,7 +22,6 @@ __all__ = [
     "PIXEL_RATIO",
     "SCREEN_DPI",
     "WIDTH",
-    "bar_png",
     "css_size",
     "expected_scores_figure",
     "expected_scores_png",
@@ -144,21 +142,3 @@ def trick_distribution_png(
 ) -> bytes:
     """:func:`trick_distribution_figure` as PNG bytes."""
     return _png(trick_distribution_figure(forecast, overlay, call, width, height))
-
-
-def bar_png(
-    labels: Sequence[str],
-    values: Sequence[float],
-    title: str,
-    ylabel: str = "",
-    width: float = WIDTH,
-    height: float = 2.4,
-) -> bytes:
-    """A plain bar chart."""
-    fig = Figure(figsize=(width, height))
-    ax = fig.add_subplot()
-    ax.bar(list(labels), list(values), color=BLUE)
-    ax.set_title(title, fontsize=10)
-    ax.set_ylabel(ylabel)
-    fig.tight_layout()
-    return _png(fig)
