@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -165,6 +166,8 @@ def check_models_folder(models: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every requested profile; prints the tables and a JSON summary at the end."""
     args = _args(argv)
+    # the model selection logs each candidate's validation figures as it measures them
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     check_models_folder(args.models)
     summary = {profile: make_profile(profile, args) for profile in args.profiles}
     print(json.dumps(summary, indent=2))

@@ -8,10 +8,14 @@ Pooling: the legal-card rules barely move a hand's trick distribution, so the ot
 deals are more examples of nearly the same thing. It is kept only when it lowers the validation
 log loss; the other profiles' copies of the validation deals (every profile's deal ``i`` is the
 same deal) are left out of that comparison so it cannot leak.
+
+Each measured step is logged at INFO on the ``callbreak_lab.bidding.training`` logger (a
+selection takes minutes to hours; ``scripts/make_models.py`` shows the log on stderr).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -61,6 +65,7 @@ COMMON: dict[str, Any] = {
     "augment_side_suits": True,
 }
 VALIDATION_FRACTION = 0.2
+LOG = logging.getLogger(__name__)
 #: deal numbers of the i-th pooled profile are shifted by i times this (datasets are far smaller)
 POOL_DEAL_OFFSET = 10**9
 
@@ -111,7 +116,7 @@ def select_params(
             "mean_score": {k: round(float(v.mean()), 4) for k, v in scores.items()},
             "fit_seconds": round(seconds, 1),
         }
-        print(f"[{profile}] candidate {name}: {table[name]}")
+        LOG.info("[%s] candidate %s: %s", profile, name, table[name])
     best = min(candidates, key=lambda n: table[n]["log_loss"])
     model, proba, scores = fitted[best]
     cond = fit_model(
@@ -129,7 +134,7 @@ def select_params(
         "log_loss": round(log_loss(cproba, val.playout), 5),
         "kept": keep,
     }
-    print(f"[{profile}] chosen {best}; call conditioning: {table['conditioning']}")
+    LOG.info("[%s] chosen %s; call conditioning: %s", profile, best, table["conditioning"])
     table["chosen"] = best
     pool = False
     if others and not keep:
@@ -152,6 +157,6 @@ def select_params(
             "gain_mean_se": {k: [round(m, 4), round(se, 4)] for k, (m, se) in pgains.items()},
             "kept": pool,
         }
-        print(f"[{profile}] pooling with the other profiles: {table['pooling']}")
+        LOG.info("[%s] pooling with the other profiles: %s", profile, table["pooling"])
     params = {**COMMON, **CANDIDATES[best], "condition_on_calls": keep}
     return {**params, "pool": pool}, table
