@@ -168,14 +168,17 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
     browser.js("[...document.querySelectorAll('.cb-judgement button')][1].click()")
     browser.wait("document.querySelector('.cb-single-note')?.innerText.trim()", seconds=120)
     # on to a decision of seat 0 with a choice (forward, else back), where both judgements show
-    for button in ("button.cb-next", "button.cb-prev", "button.cb-prev"):
-        for _ in range(30):
+    # (the note carries the step it belongs to: wait for this step's note, not the last one's)
+    this_step = f"document.querySelector('.cb-note-step')?.dataset.step === {READOUT}"
+    for button in ("button.cb-next", "button.cb-prev"):
+        for _ in range(52):
             if browser.js("!!document.querySelector('.cb-single-text')"):
                 break
+            if browser.js(f"document.querySelector('{button}').disabled"):
+                break  # the end (or the start) of the line
             before = browser.js(READOUT)
             browser.click(button)
-            browser.wait(f"{READOUT} !== {before!r}", seconds=60)  # one step at a time
-            browser.wait("!!document.querySelector('.cb-single-note')?.innerText.trim()", 120)
+            browser.wait(f"{READOUT} !== {before!r} && {this_step}", seconds=120)
     note = browser.wait("document.querySelector('.cb-single-text')?.innerText", seconds=120)
     assert "at the table" in note.lower(), note
     stars = "[...document.querySelectorAll('button.cb-legal')].some(b => b.innerText.includes('★'))"

@@ -49,7 +49,9 @@ def test_the_viewer_s_toggle_and_buttons() -> None:
     assert any(d.startswith("A♣") and "★" in d and "+4.02" in d for d in buttons())
     assert "better by 2.33" in view.single_note.value
     view.judgement.value = "double"
-    assert view.single_note.value == "" and all("★" not in d for d in buttons())
+    note = re.sub(r"<[^>]*>", "", view.single_note.value)  # the text, not the step's marker
+    assert note == "" and all("★" not in d for d in buttons())
+    assert f'data-step="{view.controller.step}"' in view.single_note.value
 
 
 def test_a_deal_against_the_bots_from_call_to_review() -> None:
