@@ -83,7 +83,7 @@ def _ask(
         answer, kind, message = None, "timeout", str(e) or "timed out"
     except NotationError as e:
         answer, kind, message = None, "unparsable", str(e)
-    except Exception as e:
+    except Exception as e:  # a player is any code (or a bot over HTTP): its failure is a fault
         answer, kind, message = None, "exception", f"{type(e).__name__}: {e}"
     ms = (time.perf_counter() - t0) * 1000
     if kind is None and limit is not None and ms > limit:

@@ -21,6 +21,7 @@ import numpy as np
 from callbreak_lab.bidding import baselines
 from callbreak_lab.bidding.calls import CallAdvice
 from callbreak_lab.cards import Hand
+from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 
 __all__ = ["FALLBACK_SD", "Bidder", "Forecast"]
@@ -54,11 +55,13 @@ def _normal_dist(mean: float, sd: float) -> np.ndarray:
 
 
 def _profile(rules: Ruleset) -> str | None:
+    """The bid-model profile of ``rules``; None (the forecast falls back to the public rule)
+    without the `model` extra or for legal-card rules no model is trained on."""
     try:
         from callbreak_lab.bidding import model
 
         return model.profile_of(rules)
-    except Exception:
+    except (ImportError, ModelError):
         return None
 
 
@@ -83,7 +86,8 @@ class Bidder:
                 from callbreak_lab.bidding import model
 
                 loaded = model.load_model(profile)
-            except Exception as e:  # absent, mismatched or damaged: fall back, say why
+            except (ImportError, ModelError) as e:  # no extra; absent, mismatched or damaged
+                # file: the forecast falls back to the public rule and says why
                 self._absent[profile] = f"{type(e).__name__}: {e}"
                 return None
             self._models[profile] = loaded

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Deal, Hand
-from callbreak_lab.errors import CallbreakLabError, FieldError
+from callbreak_lab.errors import CallbreakLabError, FieldError, ModelError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.service import schemas as s
@@ -122,16 +122,16 @@ def _floats(a: Any) -> list[float]:
 
 
 def model_cards() -> dict[str, Any]:
-    """Model card summary per profile, or "absent"."""
+    """Model card summary per profile, or "absent" (a missing or unreadable card)."""
     try:
         from callbreak_lab.bidding import model
-    except Exception as e:  # the model module itself cannot load (e.g. scikit-learn missing)
+    except ImportError as e:  # the `model` extra (scikit-learn) is not installed
         return {"error": f"{type(e).__name__}: {e}"}
     out: dict[str, Any] = {}
     for profile in model.PROFILES:
         try:
             card = model.read_card(profile)
-        except Exception:
+        except ModelError:
             out[profile] = "absent"
             continue
         out[profile] = {

@@ -269,7 +269,7 @@ class Helper:
         self.joined += 1
         try:
             v = search(eng, eng.ctl, job, args, self.ws, self.reverse, self.stats)
-        except BaseException:
+        except BaseException:  # the thread lives on; ``result_of`` raises in the engine's caller
             logging.getLogger(__name__).exception("solver helper thread")
             v = -2
         if v == -1:
