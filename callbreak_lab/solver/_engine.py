@@ -148,8 +148,8 @@ class Engine:
         Entries of other deals rarely answer a new deal's positions, and a table emptied between
         deals need not be emptied in the middle of one, where the deal's own entries (of an
         earlier line, solve or card values of the same deal) are what the next search needs:
-        emptied by the fill limit between a studied seat's line and the play-out line of the
-        same deal, a hard deal's play-out line proved again what the line had stored
+        a table emptied by the fill limit between a studied seat's line and the play-out line of
+        the same deal makes a hard deal's play-out line prove again what the line stored
         (benchmarks/HISTORY.md, "Play lines").
         Positions of one deal are told apart by the seats' cards: no card seen in one seat's
         hand turns up in another's (two deals that agree so far count as one; no harm done)."""

@@ -124,7 +124,7 @@ def time_limit(seconds: float, eng: Engine | None = None) -> Iterator[Engine]:
     starts: the one running then, and any started later in the block, raise
     ``SearchTimeout``. Values found before stay exact, and so does the engine's table. The
     clock is a timer thread started for the block (its cost per block: benchmarks/HISTORY.md,
-    "Arena", the ``strong:cap`` variant)."""
+    "Arena")."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float | np.integer | np.floating):
         raise UsageError(f"time_limit: seconds must be a number, got {seconds!r}")
     eng = eng or engine()
