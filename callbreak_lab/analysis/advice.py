@@ -48,8 +48,8 @@ from callbreak_lab.seat.outcomes import (
     Progress,
     card_outcomes,
     solve_layouts,
-    weighted_mean_se,
 )
+from callbreak_lab.util.stats import mean_se
 
 __all__ = [
     "EXACT_LIMIT",
@@ -134,7 +134,7 @@ class SingleDummy:
         c, b = self._card(card), self.best
         if c == b or self.exact:
             return 0.0
-        return weighted_mean_se(self.samples[b] - self.samples[c], self.weights)[1]
+        return mean_se(self.samples[b] - self.samples[c], self.weights, single=0.0)[1]
 
     def to_dict(self) -> dict[str, Any]:
         """``{"seat", "calls", "unit", "best", "layouts", "distinct", "exact", "ess",

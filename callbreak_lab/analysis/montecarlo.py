@@ -21,7 +21,7 @@ from callbreak_lab.cards import Hand, HandLike
 from callbreak_lab.errors import SolverInputError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import VoidSuits, deal_around, deals_from_masks
-from callbreak_lab.seat.outcomes import weighted_mean_se
+from callbreak_lab.util.stats import mean_se, standard_errors
 
 __all__ = ["MonteCarloResult", "mc_distribution", "monte_carlo"]
 
@@ -63,12 +63,12 @@ class MonteCarloResult:
     @property
     def mean_playout(self) -> tuple[float, float]:
         """Mean play-out tricks and its standard error."""
-        return _mean_se(self.playout)
+        return mean_se(self.playout)
 
     @property
     def mean_dd(self) -> tuple[float, float]:
         """Mean guaranteed tricks and its standard error."""
-        return _mean_se(self.dd)
+        return mean_se(self.dd)
 
     def table(self) -> list[tuple[int, float, float]]:
         """Rows ``(call, expected score in tenths, standard error)``."""
@@ -76,15 +76,6 @@ class MonteCarloResult:
             (int(c), float(e), float(s))
             for c, e, s in zip(self.calls, self.expected, self.expected_se, strict=True)
         ]
-
-
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    """Mean and standard error of equally weighted layouts (NaN where undefined)."""
-    n = len(x)
-    if n == 0:
-        return float("nan"), float("nan")
-    mean, se = weighted_mean_se(x.astype(np.float64), np.ones(n))
-    return mean, (se if n > 1 else float("nan"))
 
 
 def _distribution(tricks: np.ndarray) -> np.ndarray:
@@ -161,11 +152,7 @@ def monte_carlo(  # noqa: PLR0913  (the public keyword API: hand, layouts, const
     po_dist = _distribution(po)
     scores = _calls.score_matrix(r)[:, po]  # (n_calls, n) tenths per layout
     expected = _calls.expected_scores(po_dist, r)
-    se = (
-        scores.std(axis=1, ddof=1) / np.sqrt(len(po))
-        if len(po) > 1
-        else np.full(len(expected), np.nan)
-    )
+    se = standard_errors(scores, axis=1)
     return MonteCarloResult(
         hand=own,
         seat=int(seat),

@@ -54,6 +54,7 @@ from callbreak_lab.arena.referee import play_match
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import UsageError
 from callbreak_lab.util.parallel import check_backend, parallel_results
+from callbreak_lab.util.stats import mean_se
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
@@ -184,7 +185,7 @@ class Margin:
                 "(were they played on the same seed, with deals recorded?)"
             )
         d = np.array([m for _, m in common])
-        return Margin(self.a, other.a, float(d.mean()), _se(d), len(d), tuple(common), self.seed)
+        return Margin(self.a, other.a, *mean_se(d), len(d), tuple(common), self.seed)
 
     def to_dict(self) -> dict[str, Any]:
         out = {k: _json_number(v) for k, v in dataclasses.asdict(self).items() if k != "by_deal"}
@@ -378,10 +379,6 @@ def _percentile(x: list[float], q: float) -> float:
     return float(np.percentile(x, q)) if x else float("nan")
 
 
-def _se(x: np.ndarray) -> float:
-    return float(np.std(x, ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
-
-
 def _table_totals(match: Sequence[Board], first: int) -> tuple[list[int], list[str]]:
     """Each table seat's match total (tenths) and player over a match's boards (the deal passes
     one seat on after each deal)."""
@@ -435,16 +432,13 @@ def _match_results(
     for name in names:
         col = per_group[:, index[name]]
         col = col[~np.isnan(col)]
-        share = float(col.mean()) if len(col) else math.nan
-        stats.append(MatchStats(name, int(held_all[index[name]]), share, _se(col)))
+        stats.append(MatchStats(name, int(held_all[index[name]]), *mean_se(col)))
     margins = []
     for i, a in enumerate(names):
         for b_name in names[i + 1 :]:
             d = per_group[:, index[a]] - per_group[:, index[b_name]]
             d = d[~np.isnan(d)]
-            margins.append(
-                MatchMargin(a, b_name, float(d.mean()) if len(d) else math.nan, _se(d), len(d))
-            )
+            margins.append(MatchMargin(a, b_name, *mean_se(d), len(d)))
     return count, stats, margins
 
 
@@ -496,7 +490,7 @@ def summarise(
                 seats=seats[name],
                 boards=len(arr),
                 mean_score=float(scores.mean() / 10),
-                score_se=_se(col[~np.isnan(col)]),
+                score_se=mean_se(col[~np.isnan(col)])[1],
                 mean_call=float(calls.mean()),
                 mean_tricks=float(tricks.mean()),
                 made=float((scores > 0).mean()),
@@ -519,8 +513,7 @@ def summarise(
                 Margin(
                     a,
                     b_name,
-                    float(d.mean()) if len(d) else math.nan,
-                    _se(d),
+                    *mean_se(d),
                     len(d),
                     by_deal,
                     seed,

@@ -47,6 +47,7 @@ from callbreak_lab.bidding.model import (
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import CallbreakLabError, HandError
 from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.stats import clustered_mean_se, mean_se
 from callbreak_lab.rules import Ruleset
 
 __all__ = [
@@ -144,11 +145,12 @@ def score_row(name: str, calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) 
     """Summary of ``calls`` against ``tricks`` under ``rules``."""
     s = call_scores(calls, tricks, rules) / 10.0
     n = len(s)
+    mean, se = mean_se(s)
     return ScoreRow(
         name=name,
         n=n,
-        mean_score=float(s.mean()) if n else float("nan"),
-        se=float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan"),
+        mean_score=mean,
+        se=se,
         made_rate=float((s > 0).mean()) if n else float("nan"),
         mean_call=float(np.mean(calls)) if n else float("nan"),
     )
@@ -160,17 +162,7 @@ def paired_gap(a: np.ndarray, b: np.ndarray, deal: np.ndarray) -> tuple[float, f
     independent. The error is that of the per-deal sums; with one hand per deal it is the
     ordinary standard error of the mean."""
     d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    n = len(d)
-    if n == 0:
-        return float("nan"), float("nan")
-    _, group = np.unique(np.asarray(deal), return_inverse=True)
-    sums = np.bincount(group, weights=d)
-    sizes = np.bincount(group)
-    k = len(sums)
-    if k < 2:
-        return float(d.mean()), float("nan")
-    se = np.sqrt(k / (k - 1) * np.sum((sums - sizes * d.mean()) ** 2)) / n
-    return float(d.mean()), float(se)
+    return clustered_mean_se(d, np.asarray(deal))
 
 
 def clairvoyant_calls(tricks: np.ndarray, rules: Ruleset) -> np.ndarray:

@@ -31,7 +31,6 @@ end is not taken.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,6 +56,7 @@ from callbreak_lab.equity import (
 )
 from callbreak_lab.errors import StandingError
 from callbreak_lab.rules import Ruleset, format_tenths
+from callbreak_lab.util.stats import mean_se, standard_errors
 
 __all__ = [
     "LEVEL_DEALS",
@@ -285,16 +285,14 @@ def match_call_for(
     curve = model.win_curve(t, seat, n - k, others, xs)  # (groups, len(xs))
     per_call = curve[:, where.reshape(table.shape)] @ advice.dist  # (groups, calls)
     win = per_call.mean(axis=0)
-    groups = per_call.shape[0]
-    se = per_call.std(axis=0, ddof=1) / math.sqrt(groups)
+    se = standard_errors(per_call)
     i_points = int(points - calls[0])
     # the calls that beat the points-best one by MIN_GAIN and are within MIN_GAIN of the best;
     # of those, the one that scores most (a won or lost match leaves the points to play for)
     near = (win >= win[i_points] + MIN_GAIN) & (win >= win.max() - MIN_GAIN)
     i_best = int(np.argmax(np.where(near, advice.expected, -np.inf))) if near.any() else i_points
     diff = per_call[:, i_best] - per_call[:, i_points]
-    gain = float(diff.mean())
-    gain_se = float(diff.std(ddof=1) / math.sqrt(groups))
+    gain, gain_se = mean_se(diff)
     best = int(calls[i_best])
     # the first deal, and level totals with two deals or more to follow: the points-best call
     kind = "first" if k == 1 else "level" if len(set(t)) == 1 and n - k >= LEVEL_DEALS else ""

@@ -26,7 +26,7 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.errors import IllegalPlayError
 from callbreak_lab.game import Position
 from callbreak_lab.seat.knowledge import Knowledge
-from callbreak_lab.seat.outcomes import weighted_mean_se
+from callbreak_lab.util.stats import mean_se
 
 __all__ = ["MATCH_CARDS", "match_chances", "standing_matters", "win_shares"]
 
@@ -101,4 +101,4 @@ def match_chances(
         return None
     table = np.array(chances)
     w = np.array(kept)
-    return {c: weighted_mean_se(table[:, i], w) for i, c in enumerate(cards)}
+    return {c: mean_se(table[:, i], w, single=0.0) for i, c in enumerate(cards)}

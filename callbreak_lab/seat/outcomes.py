@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +28,7 @@ from callbreak_lab.errors import IllegalPlayError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.util.stats import mean_se
 
 __all__ = [
     "CardOutcome",
@@ -37,20 +37,9 @@ __all__ = [
     "Solved",
     "card_outcomes",
     "solve_layouts",
-    "weighted_mean_se",
 ]
 
 Progress = Callable[[int, int], None]
-
-
-def weighted_mean_se(values: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
-    """Weighted mean of ``values`` and its standard error (from the weights' effective sample
-    size; 0 with one effective layout)."""
-    w = weights / weights.sum()
-    mean = float(w @ values)
-    var = float(w @ (values - mean) ** 2)
-    n_eff = 1.0 / float(np.sum(w * w))
-    return mean, (math.sqrt(var / (n_eff - 1)) if n_eff > 1 + 1e-9 else 0.0)
 
 
 # --- solving the layouts ---------------------------------------------------------------------
@@ -334,13 +323,13 @@ def card_outcomes(
     samples: dict[Card, np.ndarray] = {}
     for c in sorted(cards):
         tricks = np.array([v[c] for v in values], dtype=np.int64) + won
-        t_mean, t_se = weighted_mean_se(tricks.astype(np.float64), w)
+        t_mean, t_se = mean_se(tricks, w, single=0.0)
         if call is None:
             outcomes[Card(c)] = CardOutcome(t_mean, 0.0 if exact else t_se, None, None, None)
             samples[Card(c)] = tricks.astype(np.float64)
             continue
         scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
-        s_mean, s_se = weighted_mean_se(scores, w)
+        s_mean, s_se = mean_se(scores, w, single=0.0)
         make = min(1.0, float(wn @ (tricks >= call)))  # the weights sum to 1 up to rounding
         outcomes[Card(c)] = CardOutcome(
             t_mean, 0.0 if exact else t_se, s_mean, 0.0 if exact else s_se, make
