@@ -42,13 +42,9 @@ from callbreak_lab.errors import SolverInputError, UsageError
 from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
-from callbreak_lab.seat.layouts import BETA, NO_LAYOUT, draw
-from callbreak_lab.seat.outcomes import (
-    CardOutcome,
-    Progress,
-    card_outcomes,
-    solve_layouts,
-)
+from callbreak_lab.seat.layouts import BETA, NO_LAYOUT
+from callbreak_lab.seat.outcomes import CardOutcome, judge, threads_of
+from callbreak_lab.util.progress import Progress
 from callbreak_lab.util.stats import mean_se
 
 __all__ = [
@@ -180,30 +176,30 @@ class SingleDummy:
         return self.text()
 
 
-def advise(  # noqa: PLR0913  (the public keyword API: the table, then the judgement's options)
+def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only options)
     hand: Hand | str | Iterable[CardLike],
     plays: str | Sequence[CardLike] = "",
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
+    *,
     layouts: int = 32,
     seed: int = 0,
-    *,
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
-    threads: int | None = None,
+    n_jobs: int | None = -1,
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
     """At the table: which card to play, knowing only your own cards. ``plays``: the cards
     played so far from the deal's start (a play record; seat 0 led the first trick, each
     trick's winner the next, so the seat to play follows from the cards); ``hand``: that seat's
-    cards, those it still holds or the 13 it was dealt; ``rules``: default modern. The rest as
-    ``single_dummy_values``, whose answer this is for a deal no one has seen in full
-    (``position`` None)."""
-    r = Ruleset.coerce(rules, default="modern")
+    cards, those it still holds or the 13 it was dealt; ``rules``: None for
+    ``rules.DEFAULT_RULES``. The rest as ``single_dummy_values``, whose answer this is for a
+    deal no one has seen in full (``position`` None)."""
+    r = Ruleset.coerce(rules)
     k = Knowledge.at_table(hand, plays, r, calls)
     return values_from_knowledge(
-        k, layouts, seed, beta=beta, exact_limit=exact_limit, threads=threads,
+        k, layouts=layouts, seed=seed, beta=beta, exact_limit=exact_limit, n_jobs=n_jobs,
         time_limit=time_limit, progress=progress,
     )  # fmt: skip
 
@@ -214,16 +210,16 @@ def _check_int(name: str, x: object, low: int) -> int:
     return int(x)
 
 
-def single_dummy_values(  # noqa: PLR0913  (the public keyword API, as advise)
+def single_dummy_values(  # noqa: PLR0913  (the position, then keyword-only options as advise)
     position: Position,
     seat: int,
     calls: Iterable[int] | str | None = None,
+    *,
     layouts: int = 32,
     seed: int = 0,
-    *,
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
-    threads: int | None = None,
+    n_jobs: int | None = -1,
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
@@ -232,12 +228,12 @@ def single_dummy_values(  # noqa: PLR0913  (the public keyword API, as advise)
     ``layouts`` layouts drawn by the calls' likelihood, or over every consistent layout with its
     weight when at most ``exact_limit`` are consistent (see the module docstring). ``calls``:
     the four calls (the other seats' weigh the layouts, the seat's own is scored; None: uniform
-    layouts, judged by tricks). ``threads``: layouts solved side by side (default
-    ``solver.default_threads()``: two on a machine with two cores). ``time_limit``: seconds
-    after which no further layout is started and those still being solved are stopped, except
-    the first, which always finishes (the answer then covers the layouts solved, the likeliest
-    first, and says ``stopped_early``; it is no longer reproducible). ``progress(done,
-    total)`` is called after each layout."""
+    layouts, judged by tricks). ``n_jobs``: layouts solved side by side (None or 1: one at a
+    time; -1, the default: ``solver.default_threads()``, two on a machine with two cores; up
+    to 4). ``time_limit``: seconds after which no further layout is started and those still
+    being solved are stopped, except the first, which always finishes (the answer then covers
+    the layouts solved, the likeliest first, and says ``stopped_early``; it is no longer
+    reproducible). ``progress(done, total)`` is called after each layout."""
     if not isinstance(position, Position):
         raise UsageError(
             "single_dummy_values takes a Position (e.g. Position.replay(deal, plays, rules)), "
@@ -250,8 +246,8 @@ def single_dummy_values(  # noqa: PLR0913  (the public keyword API, as advise)
         raise SolverInputError(f"seat {seat} is not to move (seat {position.to_move} is)")
     c = parse_calls(calls, position.rules)
     sd = values_from_knowledge(
-        Knowledge.of_position(position, seat, c), layouts, seed,
-        beta=beta, exact_limit=exact_limit, threads=threads, time_limit=time_limit,
+        Knowledge.of_position(position, seat, c), layouts=layouts, seed=seed,
+        beta=beta, exact_limit=exact_limit, n_jobs=n_jobs, time_limit=time_limit,
         progress=progress,
     )  # fmt: skip
     return replace(sd, position=position.copy())
@@ -259,12 +255,12 @@ def single_dummy_values(  # noqa: PLR0913  (the public keyword API, as advise)
 
 def values_from_knowledge(
     k: Knowledge,
+    *,
     layouts: int = 32,
     seed: int = 0,
-    *,
     beta: float = BETA,
     exact_limit: int = EXACT_LIMIT,
-    threads: int | None = None,
+    n_jobs: int | None = -1,
     time_limit: float | None = None,
     progress: Progress | None = None,
 ) -> SingleDummy:
@@ -278,32 +274,26 @@ def values_from_knowledge(
         raise UsageError(f"seed must be an int, got {seed!r}")
     if not (isinstance(beta, int | float) and not isinstance(beta, bool) and beta >= 0):
         raise UsageError(f"beta must be a number >= 0, got {beta!r}")
-    if threads is None:
-        from callbreak_lab.solver import default_threads
-
-        threads = default_threads()
-    if isinstance(threads, bool) or threads not in (1, 2, 3, 4):
-        raise UsageError(f"threads must be 1..4, got {threads!r}")
+    threads_of(n_jobs)  # checked before any work
     if time_limit is not None and not (
         isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
     ):
         raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    drawn = draw(k, n, int(seed), beta=float(beta), exact_limit=exact_limit)
-    if len(drawn) == 0:
-        raise SolverInputError(NO_LAYOUT)
     left = None if time_limit is None else max(0.0, float(time_limit) - (time.perf_counter() - t0))
-    solved = solve_layouts(
-        k, drawn.rows, time_limit=left, threads=threads, keep_first=True, progress=progress
-    )
-    if not len(solved):
+    found = judge(
+        k, n, int(seed), beta=float(beta), exact_limit=exact_limit, time_limit=left,
+        n_jobs=n_jobs, keep_first=True, progress=progress,
+    )  # fmt: skip
+    if len(found.drawn) == 0:
+        raise SolverInputError(NO_LAYOUT)
+    out = found.outcomes
+    if out is None:
         raise SolverInputError("no layout of the hidden cards replays the cards played")
-    exact = drawn.exact and not solved.stopped
-    w = drawn.weights[list(solved.index)].astype(np.float64)
-    out = card_outcomes(solved.values, w, k.rules, k.own_call, k.won, exact)
+    w = found.weights.astype(np.float64)
     calls = None if any(c is None for c in k.calls) else tuple(int(c) for c in k.calls)  # type: ignore[arg-type]
     return SingleDummy(
         None, k.seat, calls, out.cards,
-        len(solved) if drawn.exact else round(float(w.sum())), len(solved), exact,
-        float(1.0 / np.sum(out.weights * out.weights)), (time.perf_counter() - t0) * 1000,
-        out.weights, out.samples, solved.stopped,
+        len(found.solved) if found.drawn.exact else round(float(w.sum())), len(found.solved),
+        found.exact, float(1.0 / np.sum(out.weights * out.weights)),
+        (time.perf_counter() - t0) * 1000, out.weights, out.samples, found.solved.stopped,
     )  # fmt: skip

@@ -10,9 +10,11 @@ every legal call. It is the slow, exact-in-the-limit reference the bid model app
 
 from __future__ import annotations
 
-import time
+import html
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +23,8 @@ from callbreak_lab.cards import Hand, HandLike
 from callbreak_lab.errors import SolverInputError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import VoidSuits, deal_around, deals_from_masks
+from callbreak_lab.seat.outcomes import solve_rows
+from callbreak_lab.util.progress import Progress
 from callbreak_lab.util.stats import mean_se, standard_errors
 
 __all__ = ["MonteCarloResult", "mc_distribution", "monte_carlo"]
@@ -77,13 +81,57 @@ class MonteCarloResult:
             for c, e, s in zip(self.calls, self.expected, self.expected_se, strict=True)
         ]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: the hand, seat, rules' name, layouts solved, best call, both
+        distributions (14 probabilities each), the mean play-out and guaranteed tricks with
+        their standard errors, and each call's expected score in tenths with its standard
+        error (None where undefined)."""
+
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) else round(float(x), 6)
+
+        po, po_se = self.mean_playout
+        dd, dd_se = self.mean_dd
+        return {
+            "hand": str(self.hand),
+            "seat": self.seat,
+            "rules": self.rules.name,
+            "layouts": self.n,
+            "best_call": self.best_call,
+            "playout_dist": [round(float(p), 6) for p in self.playout_dist],
+            "dd_dist": [round(float(p), 6) for p in self.dd_dist],
+            "mean_playout": num(po),
+            "mean_playout_se": num(po_se),
+            "mean_dd": num(dd),
+            "mean_dd_se": num(dd_se),
+            "calls": [{"call": c, "expected": num(e), "se": num(s)} for c, e, s in self.table()],
+        }
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{c}{' (best)' if c == self.best_call else ''}</td>"
+            f"<td>{e / 10:+.2f}</td><td>{s / 10:.2f}</td></tr>"
+            for c, e, s in self.table()
+        )
+        po, po_se = self.mean_playout
+        dd, dd_se = self.mean_dd
+        head = html.escape(
+            f"{self.hand}, seat {self.seat} ({self.rules.name}), {self.n} layouts: best call "
+            f"{self.best_call}; play-out tricks {po:.2f} ± {po_se:.2f}, guaranteed {dd:.2f} ± "
+            f"{dd_se:.2f}"
+        )
+        return (
+            f"<div><p>{head}</p><table><tr><th>call</th><th>expected points</th><th>se</th>"
+            f"</tr>{rows}</table></div>"
+        )
+
 
 def _distribution(tricks: np.ndarray) -> np.ndarray:
     return np.bincount(tricks.astype(np.int64), minlength=14)[:14] / max(len(tricks), 1)
 
 
 def _solve_layouts(
-    masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int, progress: bool
+    masks: np.ndarray, seat: int, rules: Ruleset, n_jobs: int | None, progress: Progress | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The seat's guaranteed and play-out tricks in every layout, via the solver's batch call
     (one pass per layout: the seat's value, then the play-out from it and the same table; the
@@ -96,30 +144,15 @@ def _solve_layouts(
     return dd.reshape(len(deals)), po
 
 
-def _solve_until(
-    masks: np.ndarray, seat: int, rules: Ruleset, seconds: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """``_solve_layouts`` one layout at a time until ``seconds`` have passed (one at least)."""
-    t0 = time.perf_counter()
-    dd: list[int] = []
-    po: list[int] = []
-    for row in masks:
-        if dd and time.perf_counter() - t0 >= seconds:
-            break
-        d, p = _solve_layouts(row[None, :], seat, rules, 1, False)
-        dd.append(int(d[0]))
-        po.append(int(p[0]))
-    return np.array(dd, dtype=np.int64), np.array(po, dtype=np.int64)
-
-
-def monte_carlo(  # noqa: PLR0913  (the public keyword API: hand, layouts, constraints, limits)
+def monte_carlo(  # noqa: PLR0913  (the hand and its seat, then keyword-only options)
     hand: HandLike,
     seat: int,
-    rules: Ruleset | str,
+    rules: Ruleset | str | None = None,
+    *,
     layouts: int = 200,
     seed: int | np.random.Generator | None = 0,
-    n_jobs: int = 1,
-    progress: bool = False,
+    n_jobs: int | None = None,
+    progress: Progress | None = None,
     known: Mapping[int, HandLike] | None = None,
     voids: Mapping[int, VoidSuits] | None = None,
     time_limit: float | None = None,
@@ -128,16 +161,22 @@ def monte_carlo(  # noqa: PLR0913  (the public keyword API: hand, layouts, const
     ``deal_around``, solve each (play-out and double-dummy value, seat 0 on lead) and summarise.
 
     Expected scores are exact for the sampled layouts; their standard errors shrink like
-    ``1/sqrt(layouts)``. ``rules`` is a ``Ruleset`` or a preset name; ``known``/``voids`` as in
-    ``deal_around``. ``time_limit`` (seconds, with ``n_jobs=1``): solve the layouts in order
-    and start no new one once that much time has passed; the result then summarises the
-    layouts solved (``MonteCarloResult.n`` says how many, at least one). A layout's solve ranges
-    from milliseconds to seconds, so a bound on the count alone does not bound the time.
+    ``1/sqrt(layouts)``. ``rules``: a ``Ruleset`` or a preset name (None:
+    ``rules.DEFAULT_RULES``); ``known``/``voids`` as in ``deal_around``. ``n_jobs``: worker
+    processes (joblib's meaning: None or 1 this process, -1 every core). ``progress(done,
+    total)`` as layouts are solved. ``time_limit`` (seconds, with one worker): the layouts are
+    solved in order (``seat.outcomes.solve_rows``) and none is started after that much time,
+    the one still being solved then is stopped and left out, the first always finishes; the
+    result then summarises the layouts solved (``MonteCarloResult.n`` says how many, at least
+    one). A layout's solve ranges from milliseconds to seconds, so a bound on the count alone
+    does not bound the time.
     """
     r = Ruleset.coerce(rules)
     if isinstance(layouts, bool) or not isinstance(layouts, int | np.integer) or layouts < 1:
         raise SolverInputError(f"layouts must be a positive int, got {layouts!r}")
-    if time_limit is not None and (not time_limit > 0 or n_jobs != 1):
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not time_limit > 0 or n_jobs not in (None, 1)
+    ):
         raise SolverInputError(
             f"time_limit must be a positive number of seconds, with n_jobs=1; got {time_limit!r}"
             f" with n_jobs={n_jobs!r}"
@@ -147,8 +186,17 @@ def monte_carlo(  # noqa: PLR0913  (the public keyword API: hand, layouts, const
     if time_limit is None:
         dd, po = _solve_layouts(masks, int(seat), r, n_jobs, progress)
     else:
-        dd, po = _solve_until(masks, int(seat), r, float(time_limit))
-        masks = masks[: len(po)]
+
+        def one(row: np.ndarray) -> tuple[int, int]:
+            d, p = _solve_layouts(row[None, :], int(seat), r, 1, None)
+            return int(d[0]), int(p[0])
+
+        index, got, _stopped, _slowest = solve_rows(
+            masks, one, time_limit=float(time_limit), keep_first=True, progress=progress
+        )
+        masks = masks[index]
+        dd = np.array([d for d, _ in got], dtype=np.int64)
+        po = np.array([p for _, p in got], dtype=np.int64)
     po_dist = _distribution(po)
     scores = _calls.score_matrix(r)[:, po]  # (n_calls, n) tenths per layout
     expected = _calls.expected_scores(po_dist, r)

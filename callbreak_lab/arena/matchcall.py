@@ -1,9 +1,10 @@
 """A player that calls for the match (``model``'s cards, the match-aware call), and the
 recorded deals the match equity rests on (:func:`record_deals`).
 
-:class:`MatchModelPlayer` calls with :func:`callbreak_lab.bidding.match.match_call` from the
-match totals and the deal's number that the referee shows every seat (``SeatView.totals``,
-``SeatView.deal_number``) and plays ``simple``'s cards, like ``model``: against ``model``
+:class:`MatchModelPlayer` calls as ``strong`` does (``arena.players.strong_call``: the match
+call of ``bidding.match`` from the match totals and the deal's number that the referee shows
+every seat, ``SeatView.totals``, ``SeatView.deal_number``), in the rules' whole call range,
+and plays ``simple``'s cards, like ``model``: against ``model``
 players only the calls differ, so a tournament between them measures what calling for the
 match gains in matches won and costs in points (``benchmarks/match.py``). Under rules whose
 match is played to a target score it calls ``model``'s call (the equity needs a fixed number of
@@ -21,11 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from callbreak_lab.arena.players import ModelPlayer, make_player, model_call, prepare_model
+from callbreak_lab.arena.players import ModelPlayer, make_player, prepare_model, strong_call
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.arena.tournament import tournament_deal
-from callbreak_lab.bidding.match import MatchCall, match_call
-from callbreak_lab.equity import DealScores, EquityModel, equity_model, match_length
+from callbreak_lab.bidding.equity import DealScores, EquityModel, equity_model
 from callbreak_lab.errors import RulesError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.view import SeatView
@@ -40,17 +40,17 @@ def _recorded(path: str) -> EquityModel:
 
 
 class MatchModelPlayer(ModelPlayer):
-    """``model:match``: the match-aware call (``bidding.match.match_call``), ``simple``'s cards.
-    ``scores``: a file of recorded deals for the equity (default: the shipped recording of the
-    rules' preset)."""
+    """``model:match``: ``strong``'s match-aware call (``arena.players.strong_call``, in the
+    rules' whole call range), ``simple``'s cards. ``scores``: a file of recorded deals for the
+    equity (default: the shipped recording of the rules' preset)."""
 
     name = "model:match"
     label = "model:match"
 
     def __init__(self, scores: str | Path | None = None) -> None:
         self.scores = None if scores is None else str(scores)
-        #: the last call's decision (None before the first, or under a target-score match)
-        self.last: MatchCall | None = None
+        #: what decided the last call
+        self.last_call = ""
 
     def _equity(self, rules: Ruleset) -> EquityModel:
         return equity_model(rules) if self.scores is None else _recorded(self.scores)
@@ -58,7 +58,7 @@ class MatchModelPlayer(ModelPlayer):
     def prepare(self, rules: Ruleset) -> None:
         prepare_model(rules)
         try:
-            n = match_length(rules)
+            n = rules.match_length()
         except RulesError:
             return
         model = self._equity(rules)
@@ -66,21 +66,21 @@ class MatchModelPlayer(ModelPlayer):
             model.futures(left, first=1)
 
     def call(self, view: SeatView) -> int:
-        try:
-            match_length(view.rules)
-        except RulesError:
-            self.last = None
-            return model_call(view)
-        self.last = match_call(
-            view.hand,
+        from callbreak_lab.bidding.model import recommend_call
+
+        earlier = list(view.calls[: view.seat])
+        rec = recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier)
+        call, self.last_call = strong_call(
+            rec.distribution,
             view.seat,
             view.rules,
             view.totals,
             view.deal_number,
-            earlier_calls=view.calls[: view.seat],
-            equity=self._equity(view.rules),
+            earlier_calls=earlier,
+            equity=None if self.scores is None else _recorded(self.scores),
+            max_call=None,
         )
-        return self.last.call
+        return call
 
 
 def record_deals(

@@ -25,29 +25,18 @@ Built in, by name (``make_player``):
 * ``pimc``: calls with the bid model; plays the cheap card (``seat.policy.cheap_card``) early in
   the deal and then the card with the best average double-dummy value over uniform layouts
   consistent with the table (``seat.policy.PIMC``);
-* ``strong``: calls like ``pimc``; plays the card with the best expected *score* (the preset's
-  scoring of its call) over layouts drawn by the likelihood of the other seats' calls
-  (``seat.policy.STRONG``, the service's bot's policy too), up to 64 a decision within the
-  budget, from the first trick with a budget and from the fourth without one
-  (``strong:tricks`` plays for the mean value instead, ``strong:uniform`` draws the layouts
-  uniformly, ``strong:wide`` draws up to 256, ``strong:early`` searches from the first trick even
-  without a budget, ``strong:exact`` finds every card's exact value in the first three tricks too
-  rather than placing it against the call, ``strong:cap`` stops any one layout at an eighth of the
-  budget, ``strong:match`` plays the match's last deal for the match, ``strong:infer`` weighs
-  the layouts by the other seats' plays under the learned play policy too
-  (``seat.layouts.PLAY_WEIGHT``, from ``PLAY_OVERSAMPLE`` candidates a layout; with ``:soft``
-  tempered to keep ``PLAY_MIN_ESS``), ``strong:prune`` leaves out of the first three tricks'
-  searches the cards the learned play policy finds unlikely (``seat.policy.PRUNE``),
-  ``strong:top`` solves the likeliest distinct layouts weighted by their likelihood instead of
-  resampling them, ``strong:rivals`` counts each trick it takes as worth ``seat.policy.RIVALS``
-  points over three for each other seat still short of its call, ``strong:am`` chooses its card
-  in the last four tricks by αμ (``seat.alphamu``: its next two decisions without strategy
-  fusion): the variants that measure each part);
+* ``strong``: the service's bot, calls included: calls with the bid model for the points, or
+  for the match where the standing matters (``strong_call``: the match call of
+  ``bidding.match`` from the match totals and the deal's number), within the Bhoos protocol's
+  calls 1..8; plays the card with the best expected *score* (the preset's scoring of its call)
+  over layouts drawn by the likelihood of the other seats' calls (``seat.policy.STRONG``, the
+  bot's policy too), up to 64 a decision within the time limit, from the first trick with a
+  time limit and from the fourth without one;
 * ``cheater``: sees the deal; calls the tricks it can guarantee (its double-dummy value) and
-  plays the card that keeps that value highest (the ceiling); ``cheater:model`` calls with
-  the bid model like ``pimc`` and ``strong``, so against them only its sight of the cards
-  differs (the ceiling on what play alone can gain); with a budget its solve stops in time and
-  a stopped solve plays the learned card;
+  plays the card that keeps that value highest (the ceiling); ``CheaterPlayer(call="model")``
+  calls with the bid model like ``pimc``, so against it only its sight of the cards differs
+  (the ceiling on what play alone can gain); with a time limit its solve stops in time and a
+  stopped solve plays the learned card;
 * ``http:URL``: a bot speaking the Bhoos protocol (``callbreak_lab.arena.protocol``).
 """
 
@@ -56,34 +45,26 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import CallbreakLabError, UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.seat.alphamu import ALPHAMU_DEPTH
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
-from callbreak_lab.seat.layouts import PLAY_MIN_ESS, PLAY_OVERSAMPLE, PLAY_WEIGHT
-from callbreak_lab.seat.policy import (
-    LAYOUT_SHARE,
-    LEARNED,
-    PIMC,
-    PRUNE,
-    RIVALS,
-    STRONG,
-    Choice,
-    SearchPolicy,
-    decision_seed,
-)
+from callbreak_lab.seat.policy import LEARNED, PIMC, STRONG, Choice, SearchPolicy, decision_seed
 from callbreak_lab.seat.view import SeatView
+
+if TYPE_CHECKING:
+    from callbreak_lab.bidding.equity import EquityModel
 
 __all__ = [
     "BUILTINS",
     "CHEATER_CALLS",
-    "STRONG_VARIANTS",
+    "PROTOCOL_MAX_CALL",
     "CheaterPlayer",
     "HonoursPlayer",
     "LearnedPlayer",
@@ -97,6 +78,7 @@ __all__ = [
     "make_player",
     "simple_call",
     "simple_card",
+    "strong_call",
 ]
 
 
@@ -217,18 +199,26 @@ class RandomPlayer:
 # --- the search players: pimc and strong -------------------------------------------------------
 
 
+def check_time_limit(time_limit: float | None, who: str) -> float | None:
+    """``time_limit`` in seconds (> 0) or None; a ``UsageError`` naming ``who`` otherwise."""
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
+        raise UsageError(f"{who}: time_limit must be a number of seconds > 0, got {time_limit!r}")
+    return float(time_limit)
+
+
 class PolicyPlayer:
     """A player that calls with the bid model and plays by a ``seat.policy.SearchPolicy``
-    within ``budget_ms`` a decision (None: no limit,
-    the choice then depends only on the table and the deal's seed). The service's bot asks the
-    same policy for its card (``service/jobs.py``), so what the arena measures is what the bot
-    plays."""
+    within ``time_limit`` seconds a decision (None: no limit, the choice then depends only on
+    the table and the deal's seed). The service's bot asks the same policy for its card
+    (``service/jobs.py``), so what the arena measures is what the bot plays."""
 
     name = "policy"
 
-    def __init__(self, policy: SearchPolicy, budget_ms: int | None = None) -> None:
+    def __init__(self, policy: SearchPolicy, time_limit: float | None = None) -> None:
         self.policy = policy
-        self.budget_ms = budget_ms
+        self.time_limit = check_time_limit(time_limit, self.name)
         self._seed = 0
         #: the last decision's answer (``Choice``: how, layouts, outcomes), for inspection
         self.last: Choice | None = None
@@ -252,8 +242,8 @@ class PolicyPlayer:
         t0 = time.perf_counter()
         k = Knowledge.of_view(view)
         limit = None
-        if self.budget_ms is not None:
-            limit = max(0.0, self.budget_ms / 1000 - (time.perf_counter() - t0))
+        if self.time_limit is not None:
+            limit = max(0.0, self.time_limit - (time.perf_counter() - t0))
         self.last = self.policy.choose(k, limit, decision_seed(self._seed, len(k.record)))
         return self.last.card
 
@@ -264,8 +254,8 @@ class LearnedPlayer(PolicyPlayer):
 
     name = "learned"
 
-    def __init__(self, budget_ms: int | None = None) -> None:
-        super().__init__(LEARNED, budget_ms)
+    def __init__(self, time_limit: float | None = None) -> None:
+        super().__init__(LEARNED, time_limit)
 
     def prepare(self, rules: Ruleset) -> None:
         prepare_model(rules)
@@ -282,105 +272,109 @@ class PimcPlayer(PolicyPlayer):
     name = "pimc"
 
     def __init__(
-        self, layouts: int = 16, budget_ms: int | None = None, search_cards: int = 40
+        self, layouts: int = 16, time_limit: float | None = None, search_cards: int = 40
     ) -> None:
         if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
             raise UsageError(f"pimc: layouts must be at least 1, got {layouts}")
-        super().__init__(PIMC.replace(layouts=layouts, search_cards=search_cards), budget_ms)
+        super().__init__(PIMC.replace(layouts=layouts, search_cards=search_cards), time_limit)
+
+
+#: the Bhoos protocol's largest call (its calls are 1..8): ``strong`` and the bot call within it
+PROTOCOL_MAX_CALL = 8
+
+
+def strong_call(
+    dist: npt.ArrayLike,
+    seat: int,
+    rules: Ruleset,
+    totals: Sequence[int] | None = None,
+    deal_number: int | None = None,
+    *,
+    earlier_calls: Sequence[int] | None = None,
+    equity: EquityModel | None = None,
+    max_call: int | None = PROTOCOL_MAX_CALL,
+) -> tuple[int, str]:
+    """The call of ``strong`` and of the service's bot from a forecast ``dist`` (``P(tricks =
+    t)``, ``t = 0..13``) for ``seat`` under ``rules``, at most ``max_call`` (the protocol's
+    calls 1..8; None: the rules' range), and what decided it. Where the standing matters (a
+    deal after the match's first, ``totals`` in tenths and ``deal_number`` known): the call
+    with the best chance of winning the match (``bidding.match.match_call_for``, which keeps
+    the points-best call unless another clearly wins more matches; ``equity``: over other
+    recorded deals); otherwise, or when the equity cannot take the standing (a match played to
+    a target score, calls outside the range), the points-best call. ``earlier_calls``: the
+    calls of seats ``0..seat-1``."""
+    from callbreak_lab.bidding.calls import best_call
+    from callbreak_lab.bidding.match import match_call_for
+
+    r = rules
+    if max_call is not None and rules.max_call > max_call:
+        r = rules.replace(max_call=max_call)
+    points = int(best_call(dist, r).call)
+    if totals is None or deal_number is None or deal_number <= 1:
+        return points, "no standing to play for: the points-best call"
+    try:
+        found = match_call_for(
+            dist, seat, r, totals=totals, deal_of_match=deal_number,
+            earlier_calls=earlier_calls or None, equity=equity,
+        )  # fmt: skip
+    except CallbreakLabError as e:
+        return points, f"the points-best call: {e}"
+    return int(found.call), found.reason
 
 
 class StrongPlayer(PolicyPlayer):
-    """``strong``: the bid model's call; the card with the best expected score over up to
-    ``layouts`` layouts drawn by the likelihood of the calls (``seat.policy.STRONG``), within
-    ``budget_ms``. The other parameters make its variants: ``objective="tricks"`` plays for the
-    mean value, ``beta`` weighs the calls (0: uniform layouts), ``window_above`` the cards in
-    the hands above which the values are placed against the call only (52: exact values
-    throughout), ``match``: on the match's last deal it plays for the match
-    (``seat.matchplay``), ``cap_layouts``: one layout may take ``policy.LAYOUT_SHARE`` of the time
-    at most, ``search_cards`` the cards above which it plays the cheap card (None: the whole deal
-    with a budget, the last 40 cards without one), ``play_weight`` the weight of the other
-    seats' plays under the learned play policy in the dealer (0: not used), ``oversample`` the
-    candidates weighed per layout drawn (None: ``seat.policy.STRONG``'s), ``min_ess`` the least
-    effective sample size the plays' weights keep (``seat.layouts.tempered``), ``prune`` the
-    share of the learned policy's likeliest card below which a card is not searched in the first
-    three tricks (``seat.policy.SearchPolicy``; 0: every card), ``resample`` False: the
-    likeliest distinct layouts weighted by their likelihood rather than resampled, ``rivals``
-    the points a trick is worth for each other seat still short of its call, over three
-    (``SearchPolicy.rivals``), ``alphamu`` the seat's decisions searched without strategy
-    fusion in the last tricks (``SearchPolicy.alphamu``; 0: none)."""
+    """``strong``: the service's bot. Calls ``strong_call`` from the bid model's forecast and
+    the standing the referee shows (``SeatView.totals``, ``SeatView.deal_number``); plays the
+    card with the best expected score over up to 64 layouts drawn by the likelihood of the
+    calls (``seat.policy.STRONG``), within ``time_limit`` seconds a decision. ``last_call``:
+    what decided the last call."""
 
     name = "strong"
 
-    def __init__(  # noqa: PLR0913  (one keyword a variant, as make_player's strong:<flag>s)
-        self,
-        layouts: int = 64,
-        budget_ms: int | None = None,
-        search_cards: int | None = None,
-        objective: str = "score",
-        beta: float | None = None,
-        window_above: int | None = None,
-        cap_layouts: bool = False,
-        match: bool = False,
-        play_weight: float = 0.0,
-        oversample: int | None = None,
-        min_ess: float = 0.0,
-        prune: float = 0.0,
-        resample: bool = True,
-        rivals: float = 0.0,
-        alphamu: int = 0,
-    ) -> None:
-        if objective not in ("score", "tricks"):
-            raise UsageError(f"strong: objective must be score or tricks, got {objective!r}")
-        policy = STRONG.replace(
-            layouts=layouts,
-            search_cards=search_cards,
-            objective=objective,
-            beta=STRONG.beta if beta is None else beta,
-            window_above=STRONG.window_above if window_above is None else int(window_above),
-            layout_share=LAYOUT_SHARE if cap_layouts else None,
-            match=match,
-            play_weight=play_weight,
-            oversample=STRONG.oversample if oversample is None else oversample,
-            min_ess=min_ess,
-            prune=prune,
-            resample=resample,
-            rivals=rivals,
-            alphamu=alphamu,
+    def __init__(self, time_limit: float | None = None) -> None:
+        super().__init__(STRONG, time_limit)
+        self.last_call = ""
+
+    def call(self, view: SeatView) -> int:
+        from callbreak_lab.bidding.model import recommend_call
+
+        earlier = list(view.calls[: view.seat])
+        rec = recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier)
+        call, self.last_call = strong_call(
+            rec.distribution,
+            view.seat,
+            view.rules,
+            view.totals,
+            view.deal_number,
+            earlier_calls=earlier,
         )
-        super().__init__(policy, budget_ms)
+        return call
 
 
 # --- cheater --------------------------------------------------------------------------------------
 
 
-#: how the ``cheater`` calls (``CheaterPlayer(call=...)``, ``cheater:<call>``)
-CHEATER_CALLS = ("floor", "playout", "model")
+#: how the ``cheater`` calls (``CheaterPlayer(call=...)``)
+CHEATER_CALLS = ("floor", "model")
 
 
 class CheaterPlayer:
     """``cheater``: given the deal by the referee (``reveal``). Plays the legal card that keeps
     its double-dummy value highest, ties to the lowest card (the play-out's rule), and calls
     (``call``) the tricks it can guarantee whatever the others do, its double-dummy value
-    (``"floor"``, the default), its tricks in the self-interested play-out (``"playout"``),
-    clamped to the call range, or the bid model's call from its hand alone (``"model"``, as
-    ``pimc`` and ``strong`` call). The floor is the default because the others do not play the
-    play-out: against ``simple`` players the play-out call is missed about one deal in five
-    and scores less than ``simple`` (benchmarks/HISTORY.md, "Arena"). With ``budget_ms`` its
-    solve stops at ``seat.policy.STRONG``'s share of the budget, and a solve stopped there plays
-    the learned play policy's card (``seat.policy.LEARNED``), so it never answers late."""
+    (``"floor"``, the default), clamped to the call range, or the bid model's call from its
+    hand alone (``"model"``, as ``pimc`` calls). With ``time_limit`` (seconds) its solve stops
+    at ``seat.policy.STRONG``'s share of it, and a solve stopped there plays the learned play
+    policy's card (``seat.policy.LEARNED``), so it never answers late."""
 
     name = "cheater"
     sees_deal = True
 
-    def __init__(self, call: str = "floor", budget_ms: int | None = None) -> None:
+    def __init__(self, call: str = "floor", time_limit: float | None = None) -> None:
         if call not in CHEATER_CALLS:
             raise UsageError(f"cheater: call is one of {', '.join(CHEATER_CALLS)}, got {call!r}")
-        if budget_ms is not None and (
-            isinstance(budget_ms, bool) or not isinstance(budget_ms, int) or budget_ms < 1
-        ):
-            raise UsageError(f"cheater: budget_ms must be a whole number >= 1, got {budget_ms!r}")
         self.calls = call
-        self.budget_ms = budget_ms
+        self.time_limit = check_time_limit(time_limit, "cheater")
         #: how the last card was chosen: ``"solve"``, ``"forced"`` or ``"learned (solve stopped)"``
         self.last_how = ""
         self._deal: Deal | None = None
@@ -388,7 +382,7 @@ class CheaterPlayer:
     def prepare(self, rules: Ruleset) -> None:
         if self.calls == "model":
             prepare_model(rules)
-        if self.budget_ms is not None:
+        if self.time_limit is not None:
             from callbreak_lab import solver
             from callbreak_lab.seat.playmodel import load_play_model
 
@@ -409,10 +403,7 @@ class CheaterPlayer:
         deal = self._the_deal()
         if self.calls == "model":
             return model_call(view)
-        if self.calls == "floor":
-            tricks = solver.solve(deal, view.seat, view.rules)
-        else:
-            tricks = solver.playout(deal, view.rules).tricks[view.seat]
+        tricks = solver.solve(deal, view.seat, view.rules)
         return min(max(int(tricks), view.rules.min_call), view.rules.max_call)
 
     def play(self, view: SeatView) -> Card:
@@ -425,13 +416,13 @@ class CheaterPlayer:
             return legal.highest()
         pos = Position.replay(self._the_deal(), [c for _, c in view.history], view.rules)
         limit: contextlib.AbstractContextManager[Any] = contextlib.nullcontext()
-        if self.budget_ms is not None:
-            left = STRONG.budget_share * self.budget_ms / 1000 - (time.perf_counter() - t0)
+        if self.time_limit is not None:
+            left = STRONG.budget_share * self.time_limit - (time.perf_counter() - t0)
             limit = solver.time_limit(max(0.0, left))
         try:
             with limit:
                 values = solver.card_values(pos, view.seat, view.rules)
-        except solver.SearchTimeout:  # only under a budget
+        except solver.SearchTimeout:  # only under a time limit
             self.last_how = "learned (solve stopped)"
             return LEARNED.instant_card(Knowledge.of_view(view))
         self.last_how = "solve"
@@ -440,12 +431,6 @@ class CheaterPlayer:
 
 
 # --- registry -------------------------------------------------------------------------------------
-
-#: the ``strong:<flag>[:<flag>...]`` variants of ``make_player`` (see the module docstring)
-STRONG_VARIANTS = (
-    "tricks", "uniform", "wide", "early", "exact", "cap", "match", "infer", "soft", "prune",
-    "top", "rivals", "am",
-)  # fmt: skip
 
 BUILTINS: dict[str, Callable[..., Any]] = {
     "random": RandomPlayer,
@@ -459,50 +444,26 @@ BUILTINS: dict[str, Callable[..., Any]] = {
 }
 
 
-def make_player(spec: str, rules: Ruleset | str = "online", budget_ms: int | None = None) -> Player:
+def make_player(
+    spec: str, rules: Ruleset | str | None = None, *, time_limit: float | None = None
+) -> Player:
     """A player from its name: a built-in (``BUILTINS``) or ``http:URL`` (a Bhoos protocol bot,
-    ``online`` rules only). ``budget_ms`` is the time a decision may take: ``pimc`` and
-    ``strong`` stop their searches in time, a protocol bot receives it as ``timeBudget``."""
+    ``online`` rules only; ``rules`` None: ``rules.DEFAULT_RULES``). ``time_limit`` is the
+    seconds a decision may take: ``pimc``, ``strong``, ``learned`` and ``cheater`` answer in
+    time, a protocol bot receives it as ``timeBudget`` (milliseconds)."""
     if not isinstance(spec, str) or not spec.strip():
         raise UsageError(f"a player is a built-in name or http:URL, got {spec!r}")
     name = spec.strip()
+    limit = check_time_limit(time_limit, name)
     if name.startswith(("http:", "https:")):
         from callbreak_lab.arena.protocol import HttpPlayer
 
+        budget_ms = None if limit is None else max(1, round(limit * 1000))
         return HttpPlayer(name, Ruleset.coerce(rules), budget_ms)
-    if name.startswith("cheater:"):
-        how = name.split(":", 1)[1]
-        if how not in CHEATER_CALLS:
-            raise UsageError(f"cheater: unknown variant {how!r} ({', '.join(CHEATER_CALLS)})")
-        return CheaterPlayer(call=how, budget_ms=budget_ms)
-    if name.startswith("strong:"):  # variants for comparisons (see the module docstring)
-        flags = name.split(":")[1:]
-        unknown = [f for f in flags if f not in STRONG_VARIANTS]
-        if unknown:
-            raise UsageError(
-                f"strong: unknown variant {unknown[0]!r} ({', '.join(STRONG_VARIANTS)})"
-            )
-        return StrongPlayer(
-            layouts=256 if "wide" in flags else 64,
-            budget_ms=budget_ms,
-            search_cards=52 if "early" in flags else None,
-            objective="tricks" if "tricks" in flags else "score",
-            beta=0.0 if "uniform" in flags else None,
-            window_above=52 if "exact" in flags else None,
-            cap_layouts="cap" in flags,
-            match="match" in flags,
-            play_weight=PLAY_WEIGHT if "infer" in flags else 0.0,
-            oversample=PLAY_OVERSAMPLE if "infer" in flags else None,
-            min_ess=PLAY_MIN_ESS if "soft" in flags else 0.0,
-            prune=PRUNE if "prune" in flags else 0.0,
-            resample="top" not in flags,
-            rivals=RIVALS if "rivals" in flags else 0.0,
-            alphamu=ALPHAMU_DEPTH if "am" in flags else 0,
-        )
     if name not in BUILTINS:
         raise UsageError(f"unknown player {name!r}: a built-in ({', '.join(BUILTINS)}) or http:URL")
-    if name in ("pimc", "strong", "learned", "cheater"):  # the players that honour a budget
-        timed: Player = BUILTINS[name](budget_ms=budget_ms)
+    if name in ("pimc", "strong", "learned", "cheater"):  # the players that honour a time limit
+        timed: Player = BUILTINS[name](time_limit=limit)
         return timed
     player: Player = BUILTINS[name]()
     return player

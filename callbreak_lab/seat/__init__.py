@@ -11,9 +11,8 @@ layer: the arena's players, the service's bot, single-dummy advice and reviews.
   played under the learned play policy).
 - ``playmodel``: the learned play policy (a probability for each legal card, for many
   hypothetical hands at once) and its shipped models.
-- ``outcomes``: the solver's values on each layout and each card's weighted outcome.
-- ``alphamu``: the αμ search, the seat's next decisions over the layouts without strategy
-  fusion (``SearchPolicy.alphamu``, the ``strong:am`` variant).
+- ``outcomes``: the solver's values on each layout and each card's weighted outcome, and
+  ``judge``, the one draw -> solve -> outcomes path.
 - ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``, ``LEARNED``), and the
   cheap card.
 """

@@ -58,7 +58,6 @@ __all__ = [
     "NO_LAYOUT",
     "OVERSAMPLE",
     "PLAY_FLOOR",
-    "PLAY_MIN_ESS",
     "PLAY_OVERSAMPLE",
     "PLAY_WEIGHT",
     "Layouts",
@@ -68,7 +67,6 @@ __all__ = [
     "draw",
     "effective_size",
     "play_log_likelihood",
-    "tempered",
     "uniform_layouts",
 ]
 
@@ -79,19 +77,13 @@ BETA = 2.0
 #: fit them far better than the rest), and more candidates keep more distinct layouts
 OVERSAMPLE = 8
 
-#: the weight of the plays' likelihood when the inference is on (``strong:infer``; tuned by
-#: benchmarks/inference.py on deals apart from those it reports: benchmarks/HISTORY.md,
-#: "Reading the table")
+#: the weight of the plays' likelihood when the card reading is on (``draw(play_weight=...)``;
+#: tuned by benchmarks/inference.py on deals apart from those it reports)
 PLAY_WEIGHT = 1.5
 
 #: candidates dealt per layout drawn when the plays weigh them too: the plays' weights are far
-#: more uneven than the calls' (an effective sample size of about 23 of 512 candidates after 8
-#: tricks), and the effective size grows with the candidates (46 of 1024)
+#: more uneven than the calls', and more candidates keep a larger effective sample size
 PLAY_OVERSAMPLE = 16
-
-#: the least effective sample size the plays' weights keep in the ``strong:infer:soft`` variant
-#: (``tempered``)
-PLAY_MIN_ESS = 32.0
 
 #: the least probability a card played counts for under the play policy (see the docstring)
 PLAY_FLOOR = 0.02
@@ -317,29 +309,6 @@ def play_log_likelihood(masks: np.ndarray, k: Knowledge, floor: float = PLAY_FLO
     return np.asarray(np.log(np.maximum(played, floor)).reshape(m, p).sum(axis=1))
 
 
-def tempered(base: np.ndarray, extra: np.ndarray, weight: float, min_ess: float) -> float:
-    """The largest weight ``w <= weight`` of the log-likelihood ``extra`` for which the weights
-    ``exp(base + w * extra)`` keep an effective sample size of at least ``min_ess`` (or of the
-    weights ``exp(base)`` alone, if that is less): strong evidence narrows the layouts only as
-    far as enough of them stay for a judgement (adaptive tempering)."""
-
-    def ess(w: float) -> float:
-        x = base + w * extra
-        return effective_size(np.exp(x - x.max()))
-
-    if min_ess <= 0 or ess(weight) >= min_ess:
-        return weight
-    goal = min(min_ess, ess(0.0))
-    lo, hi = 0.0, weight
-    for _ in range(12):  # the ESS falls as the weight grows: bisection to 1/4096 of it
-        mid = (lo + hi) / 2
-        if ess(mid) >= goal:
-            lo = mid
-        else:
-            hi = mid
-    return lo
-
-
 def _callers(k: Knowledge) -> tuple[list[int], list[int]]:
     """The other seats whose calls ``k`` knows, and those calls."""
     others = [s for s in range(4) if s != k.seat and k.calls[s] is not None]
@@ -363,18 +332,7 @@ def _merged(rows: np.ndarray, candidates: int, ess: float) -> Layouts:
     return Layouts(distinct[order], counts[order].astype(np.float64), candidates, ess)
 
 
-def _likeliest(cand: np.ndarray, w: np.ndarray, n: int, ess: float) -> Layouts:
-    """The ``n`` distinct candidates of the largest weight (repeats' weights summed), the
-    likeliest first, weighted by their weights scaled to sum to their number."""
-    distinct, inverse = np.unique(cand, axis=0, return_inverse=True)
-    summed = np.bincount(inverse.ravel(), weights=w, minlength=len(distinct))
-    order = np.argsort(-summed, kind="stable")[:n]
-    order = order[summed[order] > 0]
-    top = summed[order]
-    return Layouts(distinct[order], top * (len(top) / top.sum()), len(cand), ess)
-
-
-def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant)
+def draw(
     k: Knowledge,
     n: int,
     seed: int | np.random.Generator,
@@ -384,31 +342,26 @@ def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant
     exact_limit: int = 0,
     play_weight: float = 0.0,
     play_floor: float = PLAY_FLOOR,
-    min_ess: float = 0.0,
-    resample: bool = True,
 ) -> Layouts:
     """The layouts a judgement of ``k.seat`` is made over (see the module docstring): every
     consistent layout with its call likelihood when there are at most ``exact_limit``, else
     ``n`` drawn by the likelihood of the other seats' calls (``k.calls``) from ``oversample * n``
     uniform candidates, repeats merged; with ``play_weight`` > 0 the likelihood of the other
-    seats' plays under the play policy weighs them too (floored at ``play_floor``), tempered
-    down when their effective sample size would fall under ``min_ess`` (``tempered``). With
-    ``resample=False`` the ``n`` likeliest distinct candidates instead, each weighted by its
-    likelihood (scaled to sum to their number): as many distinct layouts as asked for where
-    resampling uneven weights repeats a few. None fitting: no rows (a seat's plays contradict
-    each other)."""
+    seats' plays under the play policy weighs them too (floored at ``play_floor``). None
+    fitting: no rows (a seat's plays contradict each other)."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
         raise UsageError(
             f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}"
         )
+    if not (isinstance(play_weight, int | float) and play_weight >= 0):
+        raise UsageError(f"play_weight must be a number >= 0, got {play_weight!r}")
     callers, made = _callers(k)
     by_play = play_weight > 0 and any(s != k.seat for s in _movers(k))
 
     def log_likelihood(masks: np.ndarray) -> np.ndarray:
         total = call_log_likelihood(masks, callers, made, k.rules, beta)
         if by_play:
-            plays = play_log_likelihood(masks, k, play_floor)
-            total = total + tempered(total, plays, play_weight, min_ess) * plays
+            total = total + play_weight * play_log_likelihood(masks, k, play_floor)
         return total
 
     if exact_limit:
@@ -431,8 +384,6 @@ def draw(  # noqa: PLR0913  (the dealer's keyword knobs, each a measured variant
     w = np.exp(loglik - loglik.max())
     w /= w.sum()
     ess = float(1.0 / np.sum(w * w))
-    if not resample:
-        return _likeliest(cand, w, int(n), ess)
     # systematic resampling: n evenly spaced points through the weights' cumulative sum
     points = (rng.random() + np.arange(n)) / n
     idx = np.minimum(np.searchsorted(np.cumsum(w), points), len(cand) - 1)

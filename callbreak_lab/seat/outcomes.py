@@ -9,6 +9,12 @@ a ``solver.team.SolverTeam``. ``card_outcomes`` turns the values into each card'
 against its call with the preset's scoring; means are weighted by the layouts' weights, and
 standard errors come from the weights' effective sample size (zero when the layouts are every
 consistent one).
+
+``judge`` is the one path from a seat's knowledge to its cards' outcomes: draw the layouts
+(``seat.layouts.draw``), solve them, weigh the outcomes. The players' policy
+(``seat.policy.SearchPolicy``) and single-dummy advice (``analysis.advice``) both take it;
+``solve_rows`` is the in-turn solving under one clock that it and the Monte Carlo reference
+(``analysis.montecarlo``) share.
 """
 
 from __future__ import annotations
@@ -20,26 +26,33 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
-from callbreak_lab.errors import IllegalPlayError
+from callbreak_lab.errors import IllegalPlayError, UsageError
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.seat.layouts import BETA, OVERSAMPLE, Layouts, draw
+from callbreak_lab.util.progress import Progress
 from callbreak_lab.util.stats import mean_se
 
 __all__ = [
     "CardOutcome",
+    "Judgement",
     "Outcomes",
     "Progress",
     "Solved",
     "card_outcomes",
+    "judge",
     "solve_layouts",
+    "solve_rows",
+    "threads_of",
 ]
 
-Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 # --- solving the layouts ---------------------------------------------------------------------
@@ -60,11 +73,8 @@ class Solved:
         return len(self.index)
 
 
-def _values(
-    k: Knowledge, row: np.ndarray, window: tuple[int, int] | None, cards: int | None = None
-) -> dict[int, int] | None:
-    """The seat's card values on one layout (``cards``: only those equivalent to one of this
-    mask's; None: the record does not replay on it)."""
+def _values(k: Knowledge, row: np.ndarray, window: tuple[int, int] | None) -> dict[int, int] | None:
+    """The seat's card values on one layout (None: the record does not replay on it)."""
     from callbreak_lab import solver
 
     deal = Deal([Hand(int(m)) for m in row])  # checked: microseconds beside the solve
@@ -73,41 +83,42 @@ def _values(
     except IllegalPlayError:
         return None
     if window is None:
-        values = solver.card_values(pos, k.seat, k.rules, cards=cards)
+        values = solver.card_values(pos, k.seat, k.rules)
     else:
-        values = solver.card_values_within(pos, k.seat, k.rules, *window, cards=cards)
+        values = solver.card_values_within(pos, k.seat, k.rules, lo=window[0], hi=window[1])
     return {int(c): int(v) for c, v in values.items()}
 
 
-def _in_turn(
-    k: Knowledge,
+def solve_rows(
     rows: np.ndarray,
-    deadline: float | None,
-    window: tuple[int, int] | None,
-    per_layout: float | None,
-    keep_first: bool,
-    progress: Progress | None,
-    cards: int | None,
-) -> Solved:
-    """``solve_layouts`` on this thread: the first row free of the clock with ``keep_first``,
-    then one clock for the rest (a clock per layout only with ``per_layout``: a timer thread
-    per layout costs late decisions time)."""
+    solve_row: Callable[[np.ndarray], T | None],
+    *,
+    time_limit: float | None = None,
+    keep_first: bool = False,
+    progress: Progress | None = None,
+) -> tuple[list[int], list[T], bool, float]:
+    """``solve_row`` on each row in order, on this thread, within ``time_limit`` seconds
+    (None: every row): no row is started after it, and the search still running then is
+    stopped (``solver.time_limit``, one clock for all the rows) and its row left out, except
+    the first row with ``keep_first`` (solved free of the clock, so there is an answer). A row
+    whose ``solve_row`` is None is left out too. Returns the rows kept (their numbers), their
+    results, whether the time limit left rows out, and the slowest row's seconds (those stopped
+    included). ``progress(done, total)`` after each row."""
     from callbreak_lab import solver
 
     index: list[int] = []
-    values: list[dict[int, int]] = []
+    values: list[T] = []
     slowest = 0.0
     stopped = False
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
 
-    def one(i: int, limit: float | None) -> bool:
-        """Solve row ``i`` (within ``limit`` seconds of its own); False when a limit stopped
-        it."""
+    def one(i: int) -> bool:
+        """Solve row ``i``; False when the clock stopped it."""
         nonlocal slowest
         t0 = time.perf_counter()
         try:
-            with solver.time_limit(limit) if limit is not None else contextlib.nullcontext():
-                got = _values(k, rows[i], window, cards)
-        except solver.SearchTimeout:  # this layout's limit or the time limit ended in it
+            got = solve_row(rows[i])
+        except solver.SearchTimeout:  # the time limit ended in it
             slowest = max(slowest, time.perf_counter() - t0)
             return False
         slowest = max(slowest, time.perf_counter() - t0)
@@ -120,23 +131,19 @@ def _in_turn(
 
     start = 0
     if keep_first and len(rows):
-        one(0, None)
+        one(0)
         start = 1
     with contextlib.ExitStack() as stack:
-        if deadline is not None and per_layout is None and start < len(rows):
+        if deadline is not None and start < len(rows):
             stack.enter_context(solver.time_limit(max(0.0, deadline - time.perf_counter())))
         for i in range(start, len(rows)):
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 stopped = True
                 break
-            limit = None
-            if per_layout is not None:
-                limit = per_layout if deadline is None else min(per_layout, deadline - now)
-            if not one(i, limit) and per_layout is None:
+            if not one(i):
                 stopped = True
                 break
-    return Solved(tuple(index), tuple(values), stopped, slowest)
+    return index, values, stopped, slowest
 
 
 def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the deadline)
@@ -147,7 +154,6 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
     threads: int,
     keep_first: bool,
     progress: Progress | None,
-    cards: int | None,
 ) -> Solved:
     """``solve_layouts`` on a team of ``threads`` solver threads: at most ``threads`` layouts
     in flight, helpers kept out until no layout is left to start."""
@@ -163,12 +169,12 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
         t0 = time.perf_counter()
         try:
             if deadline is None or (keep_first and i == 0):
-                return _values(k, rows[i], window, cards), False
+                return _values(k, rows[i], window), False
             left = deadline - time.perf_counter()
             if left <= 0:
                 return None, True
             with solver.time_limit(left):
-                return _values(k, rows[i], window, cards), False
+                return _values(k, rows[i], window), False
         except solver.SearchTimeout:
             return None, True
         finally:
@@ -215,32 +221,49 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
     )
 
 
-def solve_layouts(  # noqa: PLR0913  (keyword-only options of one solve)
+def threads_of(n_jobs: int | None) -> int:
+    """The solver threads ``n_jobs`` asks for: None or 1 one, -1 the solver's default
+    (``solver.default_threads()``: two on a machine with two cores or more), else 2..4."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or n_jobs not in (-1, 1, 2, 3, 4):
+        raise UsageError(f"n_jobs must be None, -1 or 1..4, got {n_jobs!r}")
+    if n_jobs == -1:
+        from callbreak_lab.solver import default_threads
+
+        return default_threads()
+    return int(n_jobs)
+
+
+def solve_layouts(
     k: Knowledge,
     rows: np.ndarray,
     *,
     time_limit: float | None = None,
     window: tuple[int, int] | None = None,
-    per_layout: float | None = None,
-    threads: int = 1,
+    n_jobs: int | None = None,
     keep_first: bool = False,
     progress: Progress | None = None,
-    cards: int | None = None,
 ) -> Solved:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
     order (``window`` (lo, hi): ``solver.card_values_within``, the values clipped to it), within
     ``time_limit`` seconds (None: every layout): no layout is started after it, and the one
     still being solved then is stopped and left out (``solver.time_limit``), except the first
-    row's with ``keep_first`` (so there is an answer). ``per_layout`` seconds (one thread only)
-    stops any one layout sooner and goes on to the next: a full deal's solve time has a heavy
-    tail, and one slow layout would otherwise take the whole time. A layout the record cannot
-    replay on is left out. ``threads`` > 1: layouts side by side on the process's solver team
-    (``solver.team``). ``progress(done, total)`` after each layout. ``cards``: a mask of the
-    seat's cards to value (None: every legal card; ``solver.card_values``)."""
+    row's with ``keep_first`` (so there is an answer). A layout the record cannot replay on is
+    left out. ``n_jobs`` (``threads_of``) > 1: layouts side by side on the process's solver team
+    (``solver.team``). ``progress(done, total)`` after each layout."""
+    threads = threads_of(n_jobs)
+    if threads <= 1 or len(rows) < 2:
+        index, values, stopped, slowest = solve_rows(
+            rows,
+            lambda row: _values(k, row, window),
+            time_limit=time_limit,
+            keep_first=keep_first,
+            progress=progress,
+        )
+        return Solved(tuple(index), tuple(values), stopped, slowest)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    if threads <= 1 or len(rows) < 2 or per_layout is not None:
-        return _in_turn(k, rows, deadline, window, per_layout, keep_first, progress, cards)
-    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress, cards)
+    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress)
 
 
 # --- each card's outcome ----------------------------------------------------------------------
@@ -282,18 +305,16 @@ class Outcomes:
     samples: dict[Card, np.ndarray]
     won: int
 
-    def best(self, objective: str = "score", trick_points: float = 0.0) -> Card:
-        """The card with the best expected score plus ``trick_points`` a trick of its mean value
-        (what each trick the seat takes is worth beyond its own score: one a rival loses), then
-        the best mean value (``objective="tricks"``, or without the seat's call: the best mean
-        value alone), then the lowest card."""
+    def best(self, objective: str = "score") -> Card:
+        """The card with the best expected score, then the best mean value
+        (``objective="tricks"``, or without the seat's call: the best mean value alone), then
+        the lowest card."""
         choices = list(self.cards)
         scored = objective == "score" and all(o.expected is not None for o in self.cards.values())
         if scored:
 
             def key(c: Card) -> float:
-                o = self.cards[c]
-                return float(o.expected or 0.0) + trick_points * o.tricks
+                return float(self.cards[c].expected or 0.0)
 
             top = max(key(c) for c in choices)
             choices = [c for c in choices if key(c) >= top - 1e-9]
@@ -336,3 +357,72 @@ def card_outcomes(
         )
         samples[Card(c)] = scores
     return Outcomes(outcomes, wn, samples, won)
+
+
+# --- the one path: draw, solve, each card's outcome -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A seat's layouts and what they say: ``drawn`` (the dealer's ``Layouts``), ``solved``
+    (the layouts solved in time), ``weights`` (the solved layouts' weights, as drawn) and
+    ``outcomes`` (each card's outcome over them; None when no layout was solved)."""
+
+    drawn: Layouts
+    solved: Solved
+    weights: np.ndarray
+    outcomes: Outcomes | None
+
+    @property
+    def exact(self) -> bool:
+        """The layouts are every consistent one and each was solved (standard errors 0)."""
+        return self.drawn.exact and not self.solved.stopped
+
+    @property
+    def rows(self) -> np.ndarray:
+        """The solved layouts' rows (hand masks as dealt)."""
+        return self.drawn.rows[list(self.solved.index)]
+
+
+def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
+    k: Knowledge,
+    layouts: int,
+    seed: int | np.random.Generator,
+    *,
+    beta: float = BETA,
+    oversample: int = OVERSAMPLE,
+    exact_limit: int = 0,
+    window: tuple[int, int] | None = None,
+    objective_call: bool = True,
+    time_limit: float | None = None,
+    n_jobs: int | None = None,
+    keep_first: bool = False,
+    progress: Progress | None = None,
+) -> Judgement:
+    """Draw -> solve -> outcomes, the path every judgement of a seat's card takes (the
+    players' policy, single-dummy advice and reviews): ``layouts`` layouts of the hidden cards
+    drawn for ``k`` (``seat.layouts.draw`` with ``beta``, ``oversample``, ``exact_limit``; every
+    consistent layout with its weight when there are at most ``exact_limit``), solved within
+    ``time_limit`` seconds counted from this call (``solve_layouts`` with ``window``,
+    ``n_jobs``, ``keep_first``, ``progress``), and each card's :class:`CardOutcome` over the
+    layouts solved, scored against the seat's own call (``objective_call`` False: judged by
+    tricks alone). No layout fitting the table gives no rows and no outcomes."""
+    t0 = time.perf_counter()
+    drawn = draw(k, layouts, seed, beta=beta, oversample=oversample, exact_limit=exact_limit)
+    left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+    solved = solve_layouts(
+        k,
+        drawn.rows,
+        time_limit=left,
+        window=window,
+        n_jobs=n_jobs,
+        keep_first=keep_first,
+        progress=progress,
+    )
+    weights = drawn.weights[list(solved.index)]
+    outcomes = None
+    if len(solved):
+        call = k.own_call if objective_call else None
+        exact = drawn.exact and not solved.stopped
+        outcomes = card_outcomes(solved.values, weights, k.rules, call, k.won, exact)
+    return Judgement(drawn, solved, weights, outcomes)

@@ -19,7 +19,8 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
+from callbreak_lab.arena.players import PROTOCOL_MAX_CALL
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
@@ -31,8 +32,9 @@ from callbreak_lab.service.pool import JobError, JobTimeout
 
 __all__ = ["BID_RULES", "register"]
 
-#: the protocol's calls are 1..8: the best call of the online preset within that range
-BID_RULES = BOT_RULES.replace(max_call=8)
+#: the protocol's calls are 1..8 (``arena.players.PROTOCOL_MAX_CALL``): the online preset
+#: within that range, the rules ``strong_call`` calls under for the bot
+BID_RULES = BOT_RULES.replace(max_call=PROTOCOL_MAX_CALL)
 _MIN_SEARCH = 0.03  # seconds: below this much remaining time, do not start a search
 
 
@@ -46,23 +48,21 @@ def _hand_of(cards: list[str]) -> Hand:
     return Hand.from_cards(parsed)
 
 
-def _match_call(
-    req: s.BidRequest, dist: Any, seat: int, earlier: list[int], call: int
-) -> tuple[int, str]:
-    """The call for the match from the context's ``round`` and totals
-    (``bidding.match.match_call_for``) and what decided it; ``call`` (the points-best) when
-    the context has no standing or a standing the equity cannot take (a bot still answers)."""
-    from callbreak_lab.bidding.match import match_call_for
+def _match_call(req: s.BidRequest, dist: Any, seat: int, earlier: list[int]) -> tuple[int, str]:
+    """The arena's ``strong`` call (``arena.players.strong_call``: for the match where the
+    context's ``round`` and totals make the standing matter, else for the points, within
+    1..8) and what decided it; a standing the context gives wrongly leaves the points-best
+    call (a bot still answers)."""
+    from callbreak_lab.arena.players import strong_call
 
     try:
         standing = bhoos.bid_standing(req.model_dump())
-        if standing is None:
-            return call, "no standing in the context: the points-best call"
-        totals, number = standing
-        found = match_call_for(dist, seat, BID_RULES, totals, number, earlier_calls=earlier or None)
     except CallbreakLabError as e:
+        call, _ = strong_call(dist, seat, BOT_RULES, earlier_calls=earlier)
         return call, f"the points-best call: {e}"
-    return found.call, found.reason.encode("ascii", "replace").decode()
+    totals, number = (None, None) if standing is None else standing
+    call, reason = strong_call(dist, seat, BOT_RULES, totals, number, earlier_calls=earlier)
+    return call, reason.encode("ascii", "replace").decode()
 
 
 def _bid(req: s.BidRequest, svc: Service, response: Response) -> s.BidResponse:
@@ -77,11 +77,9 @@ def _bid(req: s.BidRequest, svc: Service, response: Response) -> s.BidResponse:
     except CallError:
         earlier = []  # another player's odd bid: still answer, without conditioning on it
     forecast = svc.bidder.forecast(hand, seat, BOT_RULES, earlier if earlier else None)
-    call = calls.best_call(forecast.dist, BID_RULES).call
     used = f"; after calls {earlier}" if forecast.calls_used else ""
     response.headers["x-callbreak-source"] = f"{forecast.source}; seat {seat}{used}"
-    call, response.headers["x-callbreak-match"] = _match_call(req, forecast.dist, seat,
-                                                              earlier, call)  # fmt: skip
+    call, response.headers["x-callbreak-match"] = _match_call(req, forecast.dist, seat, earlier)
     return s.BidResponse(value=max(1, min(8, int(call))))
 
 

@@ -86,15 +86,15 @@ def line(
     r = _rules(rules)
     pos = _position(deal, plays, r)
     if playout:
-        return lines.playout_line(pos, r, calls).to_dict()
-    return lines.play_line(pos, seat, r, calls).to_dict()
+        return lines.playout_line(pos, r, calls=calls).to_dict()
+    return lines.play_line(pos, seat, r, calls=calls).to_dict()
 
 
 def analyse(deal: str, plays: str, rules: dict[str, Any], calls: Any) -> dict[str, Any]:
     """``review.analyse_play`` review of the cards played, as a dict."""
     from callbreak_lab.analysis.review import analyse_play
 
-    return analyse_play(deal, plays, _rules(rules), calls).to_dict()
+    return analyse_play(deal, plays, _rules(rules), calls=calls).to_dict()
 
 
 def review(
@@ -111,7 +111,9 @@ def review(
     from callbreak_lab.analysis.review import review_play
 
     r = _rules(rules)
-    return review_play(deal, plays, r, calls, n, seed, seats=seats, time_limit=time_limit).to_dict()
+    return review_play(
+        deal, plays, r, calls=calls, layouts=n, seed=seed, seats=seats, time_limit=time_limit
+    ).to_dict()
 
 
 def advise(
@@ -127,7 +129,7 @@ def advise(
     dict."""
     from callbreak_lab.analysis.advice import advise as advise_
 
-    sd = advise_(hand, plays, _rules(rules), calls, n, seed, time_limit=time_limit)
+    sd = advise_(hand, plays, _rules(rules), calls, layouts=n, seed=seed, time_limit=time_limit)
     return sd.to_dict()
 
 
@@ -147,7 +149,7 @@ def monte_carlo(
     dist = np.asarray(result.playout_dist, dtype=np.float64)
     floor = np.asarray(result.dd_dist, dtype=np.float64)
     return {
-        "samples": int(result.n),
+        "layouts": int(result.n),
         "requested": int(n),
         "stopped_early": int(result.n) < int(n),
         "call": int(result.best_call),
