@@ -18,7 +18,14 @@ from typing import Self, TypeAlias, TypeGuard
 
 import numpy as np
 
-from callbreak_lab.errors import CardError, DealError, HandError, NotationError, SeatError
+from callbreak_lab.errors import (
+    CardError,
+    DealError,
+    HandError,
+    NotationError,
+    SeatError,
+    check_int,
+)
 
 __all__ = [
     "ALL_CARDS",
@@ -635,6 +642,17 @@ class Deal:
         """A uniformly random deal; deterministic for an int seed or a given Generator."""
         perm = as_rng(seed).permutation(52)
         return cls._trusted([_mask_of(perm[13 * i : 13 * i + 13]) for i in range(4)])
+
+    @classmethod
+    def seeded(cls, seed: int, index: int) -> Deal:
+        """Deal ``index`` of the deals seeded ``seed`` (both whole numbers >= 0): the one
+        "deal i of seed s" of the library, the deals of the arena's tournaments, the solved
+        datasets and the play table alike. Each deal is drawn from its own generator
+        (``numpy.random.default_rng([seed, index])``), so deal ``i`` is the same whichever deals
+        are dealt before it."""
+        s = check_int(seed, "a deal's seed", low=0, error=DealError)
+        i = check_int(index, "a deal's index", low=0, error=DealError)
+        return cls.random(np.random.default_rng([s, i]))
 
     @classmethod
     def random_with(

@@ -25,10 +25,15 @@ the bid model was asked. The command line prints any ``CallbreakLabError`` as on
 Exceptions that are not about input are no ``ValueError`` and live with what raises them:
 ``solver.SearchTimeout`` (a search a time limit stopped), the service pool's ``JobTimeout``.
 
+Whole numbers given as input are checked by :func:`check_int`, the one such check of the
+library: it names the argument and the range in the error it raises.
+
 This module imports nothing from the package, so every module can import it.
 """
 
 from __future__ import annotations
+
+import numbers
 
 __all__ = [
     "CallError",
@@ -47,6 +52,7 @@ __all__ = [
     "SolverInputError",
     "StandingError",
     "UsageError",
+    "check_int",
 ]
 
 
@@ -131,3 +137,32 @@ class FieldError(CallbreakLabError):
     def __init__(self, field: str | tuple[str | int, ...], message: str) -> None:
         super().__init__(message)
         self.loc: tuple[str | int, ...] = (field,) if isinstance(field, str) else tuple(field)
+
+
+def check_int(
+    value: object,
+    name: str,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    error: type[CallbreakLabError] = UsageError,
+) -> int:
+    """``value`` as an ``int`` when it is a whole number (an int or a numpy integer, not a bool)
+    within ``low..high`` (either end open when None); else ``error`` with a message that names
+    ``name``, the range and the value (``layouts must be a whole number >= 1, got 0``)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Integral)
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
+        if low is not None and high is not None:
+            where = f" from {low} to {high}"
+        elif low is not None:
+            where = f" >= {low}"
+        elif high is not None:
+            where = f" <= {high}"
+        else:
+            where = ""
+        raise error(f"{name} must be a whole number{where}, got {value!r}")
+    return int(value)

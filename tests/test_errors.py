@@ -60,9 +60,13 @@ def _package_exceptions() -> dict[str, type[BaseException]]:
     return found
 
 
+#: the exception classes of errors.py (its ``__all__`` also holds the whole-number check)
+_FAMILY = [name for name in errors.__all__ if isinstance(getattr(errors, name), type)]
+
+
 def test_every_exception_of_the_package_is_a_callbreak_lab_error() -> None:
     found = _package_exceptions()
-    assert {f"callbreak_lab.errors.{name}" for name in errors.__all__} <= set(found)
+    assert {f"callbreak_lab.errors.{name}" for name in _FAMILY} <= set(found)
     assert set(NOT_INPUT_ERRORS) <= set(found)  # the exclusions still exist under these names
     strays = [
         name
@@ -73,7 +77,7 @@ def test_every_exception_of_the_package_is_a_callbreak_lab_error() -> None:
     for name in NOT_INPUT_ERRORS:
         assert not issubclass(found[name], ValueError), name
     # the family itself: every leaf is in errors.py and re-exported by the package
-    for name in errors.__all__:
+    for name in _FAMILY:
         cls = getattr(errors, name)
         assert issubclass(cls, CallbreakLabError) and getattr(callbreak_lab, name) is cls
     assert issubclass(CallbreakLabError, ValueError)
@@ -238,3 +242,30 @@ def test_the_cli_prints_one_line_and_exits_2(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("callbreak-lab: error: ")
     assert "Traceback" not in err
+
+
+def test_check_int_takes_whole_numbers_in_range_and_names_what_is_wrong() -> None:
+    import numpy as np
+
+    assert errors.check_int(3, "layouts", low=1) == 3
+    assert type(errors.check_int(np.int64(5), "n", low=0, high=5)) is int
+    assert errors.check_int(-7, "anything") == -7
+    for bad in (True, 2.0, "2", None, np.bool_(True)):
+        with pytest.raises(UsageError, match=r"^layouts must be a whole number >= 1, got "):
+            errors.check_int(bad, "layouts", low=1)
+    with pytest.raises(UsageError, match=r"^layouts must be a whole number >= 1, got 0$"):
+        errors.check_int(0, "layouts", low=1)
+    with pytest.raises(SolverInputError, match=r"^cards must be a whole number from 0 to 52"):
+        errors.check_int(53, "cards", low=0, high=52, error=SolverInputError)
+    with pytest.raises(UsageError, match=r"^n must be a whole number <= 3, got 4$"):
+        errors.check_int(4, "n", high=3)
+
+
+def test_deal_i_of_seed_s_is_one_deal() -> None:
+    import numpy as np
+
+    assert Deal.seeded(7, 3) == Deal.random(np.random.default_rng([7, 3]))
+    assert Deal.seeded(np.int64(7), 3) == Deal.seeded(7, 3) != Deal.seeded(7, 4)
+    for bad in ((-1, 0), (0, -1), (True, 0), (0, 1.0)):
+        with pytest.raises(errors.DealError, match="must be a whole number >= 0"):
+            Deal.seeded(*bad)  # type: ignore[arg-type]

@@ -72,9 +72,8 @@ PlayerSpec = str | Callable[[], Any]
 _LABEL = re.compile(r"^([A-Za-z0-9_.#-]+)=(.+)$")
 
 
-def tournament_deal(seed: int, index: int) -> Deal:
-    """Deal ``index`` of the tournament seeded ``seed``."""
-    return Deal.random(np.random.default_rng([int(seed), int(index)]))
+#: deal ``index`` of the tournament seeded ``seed``: the library's one seeded deal
+tournament_deal = Deal.seeded
 
 
 def _entry(spec: PlayerSpec) -> tuple[str, PlayerSpec]:

@@ -166,7 +166,7 @@ def deal_masks(seed: int, start: int, stop: int) -> np.ndarray:
     seed = _check_int(seed, "seed")
     out = np.zeros((max(stop - start, 0), 4), dtype=np.uint64)
     for row, i in enumerate(range(start, stop)):
-        out[row] = Deal.random(np.random.default_rng([seed, i])).masks()
+        out[row] = Deal.seeded(seed, i).masks()
     return out
 
 

@@ -63,7 +63,7 @@ class PlayTable(Observable):
     # --- the deal -------------------------------------------------------------------------
     def new_deal(self) -> None:
         """Deal the next seeded deal and let the bots before the person call."""
-        self.deal = Deal.random(self.seed * 1_000_003 + self.deals)
+        self.deal = Deal.seeded(self.seed, self.deals)
         self.position = Position(self.deal, self.rules)
         self.calls: list[int] = []
         self.log: list[str] = []
