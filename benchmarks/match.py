@@ -1,7 +1,7 @@
 """Playing for the match: the equity's errors and speed, and what calling for the match gains.
 
-Part 1, the equity (``callbreak_lab.equity``) of every shipped preset: the recorded deals (how
-many, by which players, each deal seat's mean score), the standard error of a seat's equity
+Part 1, the equity (``callbreak_lab.bidding.equity``) of every shipped preset: the recorded deals
+(how many, by which players, each deal seat's mean score), the standard error of a seat's equity
 over a grid of standings (seat 0 from 20 points behind to 20 ahead of three level seats) for 1
 to 4 deals left, the estimate against a direct simulation of whole matches (from the card made
 by ``scripts/make_equity.py``), how much a seat's place at the table moves the equity of level
@@ -38,8 +38,8 @@ import numpy as np
 
 from callbreak_lab import PRESETS, arena
 from callbreak_lab.arena.matchcall import MatchModelPlayer
+from callbreak_lab.bidding.equity import EquityModel, equity_model, match_equity
 from callbreak_lab.bidding.match import match_call
-from callbreak_lab.equity import EquityModel, equity_model, match_equity
 from callbreak_lab.util.fileio import atomic_open
 
 MODELS = Path(__file__).resolve().parent.parent / "callbreak_lab" / "models"

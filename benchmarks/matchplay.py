@@ -3,8 +3,8 @@ last deals, with standings drawn from recorded play.
 
 Each deal (``tournament_deal(seed, i)``) is played as a match's fifth and last deal, with the
 four totals before it drawn as the sums of four deals' scores of the shipped equity recording
-(``callbreak_lab.equity``: deals played by four ``model`` players). It is played once by four
-``strong`` players (the points baseline) and once for each seat with ``strong:match`` in that
+(``callbreak_lab.bidding.equity``: deals played by four ``model`` players). It is played once by
+four ``strong`` players (the points baseline) and once for each seat with ``strong:match`` in that
 seat and ``strong`` in the others (duplicate: the seat holds every hand). No time limit: the
 players are deterministic, so the two plays of a seat differ only where the match objective
 changed a card. Reports, for the match player against the baseline in the same seat: the share
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="online")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    from callbreak_lab.equity import equity_model
+    from callbreak_lab.bidding.equity import equity_model
 
     rules = Ruleset.preset(args.rules)
     scores = np.asarray(equity_model(rules).scores.scores, dtype=np.int64)

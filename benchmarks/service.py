@@ -99,7 +99,7 @@ def evaluate_bodies(n: int = 5000, seed: int = 1) -> list[dict[str, Any]]:
 def play_bodies(path: Path = PLAY_LOG) -> list[dict[str, Any]]:
     """The recorded tournament requests in ``path`` (no timeBudget: the 1000 ms default
     applies)."""
-    from callbreak_lab.bhoos import read_requests
+    from callbreak_lab.arena.bhoos import read_requests
 
     return list(read_requests(path.read_text()))
 
@@ -213,7 +213,7 @@ async def drive(
 
 def _legal(req: dict[str, Any], answer: str) -> bool:
     """Whether ``answer`` is one of the request's cards and legal under the online rules."""
-    from callbreak_lab.bhoos import parse_bhoos_card
+    from callbreak_lab.arena.bhoos import parse_bhoos_card
     from callbreak_lab.cards import Hand
     from callbreak_lab.rules import PRESETS
 

@@ -7,8 +7,11 @@ The legal-card logic works on masks (no loops over cards) because it runs in hot
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
@@ -30,6 +33,7 @@ from callbreak_lab.errors import (
     IllegalPlayError,
     NotationError,
     RulesError,
+    StandingError,
 )
 
 __all__ = [
@@ -44,6 +48,8 @@ __all__ = [
     "legal_cards_with_reasons",
     "legal_mask",
     "score",
+    "tenths_of_points",
+    "totals_of_points",
     "trick_winner",
 ]
 
@@ -274,6 +280,18 @@ class Ruleset:
             raise CallError(
                 f"call {call!r} is outside {self.name}'s range {self.min_call}..{self.max_call}"
             )
+
+    def match_length(self) -> int:
+        """The number of deals in a match; a ``RulesError`` for a match played to a target score
+        (its length is not fixed, so a standing is not its totals and a count of deals)."""
+        if self.target_score is not None or self.match_deals is None:
+            target = self.target_score
+            of = "" if target is None else f" of {format_tenths(target)} points"
+            raise RulesError(
+                f"a match of a fixed number of deals is needed: {self.name} plays to a target "
+                f"score{of}"
+            )
+        return self.match_deals
 
 
 def _tag(key: str, value: object) -> str:
@@ -586,3 +604,57 @@ def format_tenths(n: int) -> str:
     whole, tenth = divmod(abs(n), 10)
     sign = "-" if n < 0 else ""
     return f"{sign}{whole}.{tenth}" if tenth else f"{sign}{whole}"
+
+
+def tenths_of_points(value: object, what: str = "a total") -> int:
+    """A total given in points (a number or its text, at most one decimal: ``3.1``, ``-4``) as
+    tenths, the inverse of :func:`format_tenths`. Float noise below a millionth of a point is
+    forgiven (``4.199999999999999`` is 4.2, as some servers send it); anything else is a
+    ``StandingError``."""
+    if isinstance(value, bool | np.bool_):
+        raise StandingError(f"{what} must be a number of points, got {value!r}")
+    if isinstance(value, int | np.integer):
+        return 10 * int(value)
+    if isinstance(value, float | np.floating):
+        x = float(value)
+        if not math.isfinite(x):
+            raise StandingError(f"{what} must be a finite number of points, got {value!r}")
+        tenths = round(x * 10)
+        if abs(x * 10 - tenths) > 1e-5:
+            raise StandingError(
+                f"{what} must be a whole number of tenths of a point (scores move by 0.1), "
+                f"got {value!r}"
+            )
+        return int(tenths)
+    if isinstance(value, str):
+        try:
+            d = Decimal(value.strip())
+        except InvalidOperation:
+            raise StandingError(f"{what} must be a number of points, got {value!r}") from None
+        if not d.is_finite():
+            raise StandingError(f"{what} must be a finite number of points, got {value!r}")
+        tenths_d = d * 10
+        if tenths_d != tenths_d.to_integral_value():
+            raise StandingError(
+                f"{what} must have at most one decimal (scores move by 0.1), got {value!r}"
+            )
+        return int(tenths_d)
+    raise StandingError(f"{what} must be a number of points, got {value!r}")
+
+
+def totals_of_points(values: object, what: str = "totals") -> tuple[int, int, int, int]:
+    """Four totals given in points as tenths: a text (``"0,0,31,-12"``, ``"3.1 -4 0 0"``) or
+    a sequence of numbers or texts, each as :func:`tenths_of_points` reads it; a
+    ``StandingError`` naming the seat otherwise."""
+    if isinstance(values, str):
+        if re.search(r",\s*,", values):
+            raise StandingError(f"{what} has an empty value between two commas: {values!r}")
+        parts: list[object] = [p for p in re.split(r"[,\s]+", values.strip()) if p]
+    elif isinstance(values, Sequence | np.ndarray) and not isinstance(values, bytes):
+        parts = list(values)
+    else:
+        raise StandingError(f"{what} must be four numbers of points, got {values!r}")
+    if len(parts) != 4:
+        raise StandingError(f"{what} must be four totals, one a seat, got {len(parts)}")
+    t = [tenths_of_points(v, f"{what}: seat {seat}'s total") for seat, v in enumerate(parts)]
+    return (t[0], t[1], t[2], t[3])

@@ -8,8 +8,8 @@ with four copies of the arena player ``--players`` and record every seat's call 
 (``callbreak_lab.arena.matchcall.record_deals``), in chunks of ``--chunk`` deals written
 atomically to ``--work/<preset>-<players>-s<seed>/``; a rerun reuses the chunks already there
 (resumable). Then it writes ``equity_<preset>.npz`` (the recorded deals, package data read by
-``callbreak_lab.equity``) and ``equity_<preset>.json`` (its card: how it was made, the deals'
-figures, the equity's standard errors over a grid of standings and a check of the estimate
+``callbreak_lab.bidding.equity``) and ``equity_<preset>.json`` (its card: how it was made, the
+deals' figures, the equity's standard errors over a grid of standings and a check of the estimate
 against a direct simulation of whole matches) to ``--out``, atomically.
 """
 
@@ -29,15 +29,14 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab import __version__
-from callbreak_lab.equity import (
+from callbreak_lab.bidding.equity import (
     FORMAT,
     DealScores,
     EquityModel,
-    match_length,
     win_shares,
 )
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.util.fileio import atomic_open
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "callbreak_lab" / "models"
@@ -158,7 +157,7 @@ def direct(scores: np.ndarray, totals: Sequence[int], deals_left: int, matches: 
 def equity_checks(model: EquityModel, rules: Ruleset, matches: int) -> dict[str, Any]:
     """The equity's standard errors over a grid of standings, and the estimate against a
     direct simulation of ``matches`` whole matches at ``CHECKS``."""
-    n = match_length(rules)
+    n = rules.match_length()
     grid: dict[str, Any] = {}
     for d in range(1, n):
         ses = []

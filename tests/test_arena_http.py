@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from testdata import stop_server
 
-from callbreak_lab import arena, bhoos
+from callbreak_lab import arena
+from callbreak_lab.arena import bhoos
 from callbreak_lab.arena.players import simple_call, simple_card
 from callbreak_lab.cards import Hand
 from callbreak_lab.rules import PRESETS

@@ -8,7 +8,7 @@ import pytest
 from testdata import BHOOS_DIR
 
 from callbreak_lab import Card, Deal, Position, parse_record, random_player, trick_winner
-from callbreak_lab.bhoos import (
+from callbreak_lab.arena.bhoos import (
     card_to_bhoos,
     convert_request,
     history_from_record,

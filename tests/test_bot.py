@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from testdata import BHOOS_DIR
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
 from callbreak_lab.bidding import calls
 from callbreak_lab.cards import SUIT_MASKS, Card, Deal, Hand
 from callbreak_lab.game import Position

@@ -14,14 +14,14 @@ import pytest
 from fastapi.testclient import TestClient
 from testdata import BHOOS_DIR
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
 from callbreak_lab.arena.players import StrongPlayer, make_player
 from callbreak_lab.arena.protocol import play_body
 from callbreak_lab.arena.referee import seat_view
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS, trick_winner
-from callbreak_lab.seat import STRONG, Knowledge, SeatView
+from callbreak_lab.seat import STRONG, SeatView
 from callbreak_lab.seat.policy import deal_seed
 from callbreak_lab.service import Settings, create_app
 
@@ -38,7 +38,7 @@ def client() -> Iterator[TestClient]:
 def _view_of_request(req: dict[str, Any]) -> SeatView:
     """The arena's view of what a recorded request tells: every card with its seat (seat 0 led
     the first trick), the calls when the request gives all four."""
-    k = Knowledge.from_bhoos(req, ONLINE)
+    k = bhoos.knowledge_of_request(req, ONLINE)
     history: list[tuple[int, Any]] = []
     trick: list[Any] = []
     leader = 0

@@ -1,5 +1,5 @@
-"""Match equity (``callbreak_lab.equity``): the shipped recordings, the estimate's properties,
-a direct simulation of whole matches, and the errors of bad standings."""
+"""Match equity (``callbreak_lab.bidding.equity``): the shipped recordings, the estimate's
+properties, a direct simulation of whole matches, and the errors of bad standings."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 from callbreak_lab import PRESETS, ModelError, RulesError, Ruleset, StandingError
 from callbreak_lab.arena.matchcall import record_deals
-from callbreak_lab.equity import (
+from callbreak_lab.bidding.equity import (
     DealScores,
     EquityModel,
     equity_model,

@@ -138,7 +138,7 @@ def _features() -> Any:
 
 
 def _bhoos_card() -> Any:
-    from callbreak_lab.bhoos import parse_bhoos_card
+    from callbreak_lab.arena.bhoos import parse_bhoos_card
 
     return parse_bhoos_card("ZZ")
 
@@ -156,7 +156,7 @@ def _settings() -> Any:
 
 
 def _standing() -> Any:
-    from callbreak_lab.equity import match_equity
+    from callbreak_lab.bidding.equity import match_equity
 
     return match_equity((0, 1.5, 0, 0), 1, "online")
 

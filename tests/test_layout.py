@@ -19,8 +19,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "core",
         (
             "callbreak_lab", "callbreak_lab.cards", "callbreak_lab.rules", "callbreak_lab.game",
-            "callbreak_lab.errors", "callbreak_lab.render", "callbreak_lab.bhoos",
-            "callbreak_lab.equity",
+            "callbreak_lab.errors", "callbreak_lab.render",
         ),
     ),
     ("util", ("callbreak_lab.util",)),

@@ -106,7 +106,7 @@ def test_the_match_call_never_wins_fewer_matches_than_todays() -> None:
 def test_known_calls_of_the_others_change_the_chances() -> None:
     """A seat whose call is known scores as the recorded seats that made that call did: its
     call or more when made, minus its call when missed; the caller's chances follow."""
-    from callbreak_lab.equity import equity_model
+    from callbreak_lab.bidding.equity import equity_model
 
     model = equity_model("online")
     drawn = model.others(2, {0: 8, 1: 1}, 4000, (1,))
@@ -243,7 +243,7 @@ def _bid_request() -> dict[str, object]:
 
 
 def test_the_bot_calls_for_the_match_from_the_context(client: object) -> None:
-    from callbreak_lab import bhoos
+    from callbreak_lab.arena import bhoos
     from callbreak_lab.service.bidder import Bidder
     from callbreak_lab.service.botapi import BID_RULES
 

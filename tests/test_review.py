@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from callbreak_lab.analysis.review import analyse_play, review_bhoos, review_play
+from callbreak_lab.analysis.review import analyse_play, review_play
 from callbreak_lab.arena import make_player, play_deal
+from callbreak_lab.arena.bhoos import read_requests, review_bhoos
 from callbreak_lab.arena.records import load_record, write_record
-from callbreak_lab.bhoos import read_requests
 from callbreak_lab.cards import Deal
 from callbreak_lab.cli import main
 from callbreak_lab.errors import IllegalPlayError, UsageError

@@ -19,7 +19,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, TypeAdapter
 
-from callbreak_lab import __version__, bhoos
+from callbreak_lab import __version__
+from callbreak_lab.arena import bhoos
 from callbreak_lab.bidding import calls as calls_
 from callbreak_lab.cards import Hand
 from callbreak_lab.game import Position
@@ -103,7 +104,7 @@ def _evaluate(body: dict[str, Any], data: dict[str, Any]) -> None:
         assert data["match"] is None
     else:
         from callbreak_lab.bidding.match import match_call_for
-        from callbreak_lab.equity import totals_of_points
+        from callbreak_lab.rules import totals_of_points
 
         totals = totals_of_points(body["totals"]) if body.get("totals") is not None else None
         match = match_call_for(fc.dist, body["seat"], rules, totals, body["deal_of_match"],

@@ -21,7 +21,7 @@ import httpx
 import pytest
 from testdata import BHOOS_DIR, stop_server
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.service.pool import WorkerPool
 

@@ -15,9 +15,10 @@ expected score of the best call for its hand (the bid model's forecast given the
 it, ``bidding.recommend_call``) minus that of the call it made.
 
 The same review reads the other records a user has: an arena board record
-(``arena.records.Board.review``) and the ``/play`` requests a Bhoos game server sent to a bot
-(``review_bhoos``: the requesting bot's cards, since the other hands never show in full; its
-double-dummy values are then unknown).
+(``arena.records.Board.review``) and one seat's play known only from its own hand
+(``review_seat``: e.g. a bot's cards in the ``/play`` requests a Bhoos game server sent it, read
+by ``arena.bhoos.review_bhoos``, since the other hands never show in full; its double-dummy
+values are then unknown).
 
 Expected scores are in points. Without the calls the cards are judged by expected tricks and
 the review says so (``unit``).
@@ -47,8 +48,8 @@ __all__ = [
     "SingleDummyReview",
     "analyse_play",
     "read_plays",
-    "review_bhoos",
     "review_play",
+    "review_seat",
 ]
 
 # --- double-dummy reviews (every hand seen) -------------------------------------------------------
@@ -498,72 +499,33 @@ def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the j
     )  # fmt: skip
 
 
-def _bhoos_calls(request: Mapping[str, Any], ids: Sequence[str], first: int) -> list[int] | None:
-    """The calls of a request's ``context.bids`` (by player id) in deal seats, if all four."""
-    ctx = request.get("context")
-    bids = ctx.get("bids") if isinstance(ctx, Mapping) else None
-    if not isinstance(bids, Mapping):
-        return None
-    try:
-        by_index = [int(bids[pid]) for pid in ids]
-    except (KeyError, TypeError, ValueError):
-        return None
-    return [by_index[(s + first) % 4] for s in range(4)]
-
-
-def review_bhoos(
-    requests: Sequence[Mapping[str, Any]],
-    calls: Iterable[int] | str | None = None,
-    layouts: int = 32,
-    seed: int = 0,
-    *,
-    progress: bool | Progress | None = None,
-) -> list[SingleDummyReview]:
-    """Reviews of the games in Bhoos ``/play`` requests (as a game server sent them to one bot):
-    the requests are grouped into deals by the bot's 13 cards, and each deal's latest request
-    gives the play so far; the bot's own cards are judged (the other hands are never known in
-    full, so double-dummy values are None). ``calls`` (deal seats: seat 0 led the first trick)
-    override the requests' ``context.bids``; with neither, the cards are judged by tricks."""
-    from callbreak_lab.bhoos import BhoosGame, convert_request
-
-    r = Ruleset.coerce("online")
-    latest: dict[int, tuple[BhoosGame, Mapping[str, Any]]] = {}  # by the bot's 13 cards
-    for i, req in enumerate(requests):
-        game = convert_request(req)
-        hand = game.original_hand()
-        if hand is None or len(hand) != 13:
-            raise RecordError(f"request {i + 1}: no playerId and cards: the bot's hand is unknown")
-        key = int(hand.mask)
-        if key not in latest or len(game.cards) >= len(latest[key][0].cards):
-            latest[key] = (game, req)  # dicts keep the order of the deals' first requests
-    out = []
-    for key, (game, req) in latest.items():
-        seat = game.my_seat
-        assert seat is not None and game.hand is not None
-        given = calls if calls is not None else _bhoos_calls(req, game.player_ids, game.first_start)
-        c = parse_calls(given, r)
-        out.append(_review_seat(game.cards, seat, Hand(key), r, c, layouts, seed, progress))
-    return out
-
-
-def _review_seat(
-    record: Sequence[Card],
+def review_seat(
+    record: Sequence[CardLike],
     seat: int,
     hand: Hand,
-    rules: Ruleset,
-    calls: tuple[int, ...] | None,
-    layouts: int,
-    seed: int,
-    progress: bool | Progress | None,
+    *,
+    calls: Iterable[int] | str | None = None,
+    rules: Ruleset | str | None = None,
+    layouts: int = 32,
+    seed: int = 0,
+    progress: bool | Progress | None = None,
 ) -> SingleDummyReview:
-    """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``."""
+    """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``
+    (its 13 cards; the other hands unknown, so the double-dummy values are None), ``layouts``
+    layouts a decision seeded by ``seed`` and the card's index. ``calls``: the four calls (deal
+    seats), else the cards are judged by tricks. ``rules``: default ``rules.DEFAULT_RULES``.
+    ``progress``: True for a tqdm bar, or a ``progress(done, total)``. A bot's Bhoos requests
+    are read into these by ``arena.bhoos.review_bhoos``."""
     t0 = time.perf_counter()
-    mine = [i for i, s in enumerate(record_seats(record)[:-1]) if s == seat]
+    rules = Ruleset.coerce(rules)
+    calls = parse_calls(calls, rules)
+    cards = [Card.parse(c) for c in record]
+    mine = [i for i, s in enumerate(record_seats(cards)[:-1]) if s == seat]
     tick, bar = _bar(progress, len(mine), "single-dummy review")
     out: list[CardJudgement] = []
     k = Knowledge(rules, seat, int(hand.mask), calls=calls or (None, None, None, None))
     try:
-        for i, mover, card, _won in replay_seen(k, record):
+        for i, mover, card, _won in replay_seen(k, cards):
             if card is None:
                 break
             if mover == seat:

@@ -24,7 +24,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
 from callbreak_lab.cards import Card
 from callbreak_lab.errors import NotationError, UsageError
 from callbreak_lab.rules import PRESETS, Ruleset, trick_winner

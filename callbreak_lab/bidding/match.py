@@ -12,9 +12,9 @@ where ``P(tricks = t)`` is the bid model's forecast for the hand and ``W(x)`` th
 share of the match win when it scores ``x`` this deal: the other three seats score this deal
 as the recorded deals' seats did (each on its own: a seat whose call is known, as the seats
 that made that call; the others, as the seats in their place), then the deals left are played
-as in :mod:`callbreak_lab.equity`. Two approximations, stated: the others' scores this deal are
-independent of the caller's tricks and of each other (in the recorded deals two seats' scores
-correlate at about -0.1), and the others play for points, as the recorded players did.
+as in :mod:`callbreak_lab.bidding.equity`. Two approximations, stated: the others' scores this
+deal are independent of the caller's tricks and of each other (in the recorded deals two seats'
+scores correlate at about -0.1), and the others play for points, as the recorded players did.
 
 The decision keeps the points-best call unless other calls win the match more often by at
 least ``MIN_GAIN`` (half a percentage point: the forecast and the recorded opponents are not
@@ -45,15 +45,14 @@ from callbreak_lab.bidding.calls import (
     make_probabilities,
     score_matrix,
 )
-from callbreak_lab.cards import Hand, check_seat
-from callbreak_lab.equity import (
+from callbreak_lab.bidding.equity import (
     EquityModel,
     check_totals,
     equity_model,
-    match_length,
     standing_text,
     whole_or_none,
 )
+from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import StandingError
 from callbreak_lab.rules import Ruleset, format_tenths
 from callbreak_lab.util.stats import mean_se, standard_errors
@@ -84,7 +83,7 @@ _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 def check_deal_of_match(deal_of_match: object, rules: Ruleset) -> int:
     """``deal_of_match`` (the deal being called, 1 for the first) as an int in
     ``1..match_deals``, or a ``StandingError``."""
-    n = match_length(rules)
+    n = rules.match_length()
     k = whole_or_none(deal_of_match)
     if k is None or not 1 <= k <= n:
         raise StandingError(
@@ -151,14 +150,14 @@ class MatchCall:
         """Deals after this one (None without a standing)."""
         if self.deal_of_match is None:
             return None
-        return match_length(self.rules) - self.deal_of_match
+        return self.rules.match_length() - self.deal_of_match
 
     def text(self) -> str:
         """The reason, then one row a call: expected points, made, match wins."""
         head = f"seat {self.seat} ({self.rules.name})"
         if self.totals is not None:
             totals = " ".join(format_tenths(t) for t in self.totals)
-            head += f", deal {self.deal_of_match} of {match_length(self.rules)}, totals {totals}"
+            head += f", deal {self.deal_of_match} of {self.rules.match_length()}, totals {totals}"
         rows = [head, self.reason, "call  expected  made   wins the match"]
         for r in self.rows:
             wins = "" if r.win is None else f"{100 * r.win:5.1f} % ± {100 * (r.win_se or 0):.1f}"
@@ -265,7 +264,7 @@ def match_call_for(
         unknown = "the standings are unknown: the points-best call"
         return MatchCall(r, seat, advice.dist, None, None, prev, rows, points, points, points,
                          0.0, 0.0, unknown, 0)  # fmt: skip
-    n = match_length(r)
+    n = r.match_length()
     if deal_of_match is None:
         raise StandingError(f"with the totals, give the deal of the match (1..{n})")
     k = check_deal_of_match(deal_of_match, r)
@@ -325,7 +324,7 @@ def match_call(
 
     ``earlier_calls`` (seats ``0..seat-1``) reach the bid model as in ``recommend_call`` and
     tell the equity what those seats undertook; ``equity``: an
-    :class:`~callbreak_lab.equity.EquityModel` over other recorded deals."""
+    :class:`~callbreak_lab.bidding.equity.EquityModel` over other recorded deals."""
     from callbreak_lab.bidding.model import recommend_call
 
     rec = recommend_call(hand, seat, rules, earlier_calls=earlier_calls)

@@ -169,7 +169,7 @@ def _earlier_calls(text: str | None) -> list[int] | None:
 def _match(args: argparse.Namespace, rec: Recommendation) -> MatchCall:
     """The match-aware call of ``--totals`` (points) and ``--deal-of-match``."""
     from callbreak_lab.bidding.match import match_call_for
-    from callbreak_lab.equity import totals_of_points
+    from callbreak_lab.rules import totals_of_points
 
     totals = None if args.totals is None else totals_of_points(args.totals, "evaluate: --totals")
     return match_call_for(

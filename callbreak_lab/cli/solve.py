@@ -160,13 +160,12 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
 
 
 def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
-    from callbreak_lab.analysis.review import review_bhoos
-    from callbreak_lab.bhoos import read_requests
+    from callbreak_lab.arena.bhoos import read_requests, review_bhoos
 
     if args.plays is not None or args.seats is not None:
         raise UsageError("analyse: --bhoos reviews the requesting bot's cards; no --plays/--seats")
     requests = list(read_requests("\n".join(read_lines(args.bhoos, "--bhoos"))))
-    reviews = review_bhoos(requests, args.calls, n, args.seed, progress=progress)
+    reviews = review_bhoos(requests, calls=args.calls, layouts=n, seed=args.seed, progress=progress)
     if not reviews:
         raise UsageError(f"analyse: {args.bhoos} holds no /play request")
     text = "\n\n".join(f"game {i}: " + r.text() for i, r in enumerate(reviews, 1))

@@ -4,9 +4,9 @@ the tricks won, and what the plays showed about the hands it cannot see.
 Every judgement of a seat (the players' card choice, the service's bot, single-dummy advice and
 reviews) starts from a :class:`Knowledge`, built from whatever the caller has: a ``Position``
 and a seat (``Knowledge.of_position``), a seat's own cards and a play record
-(``Knowledge.at_table``), the arena's ``SeatView`` (``Knowledge.of_view``), a Bhoos ``/play``
-request (``Knowledge.from_bhoos``) or a list of ``(seat, card)`` plays
-(``Knowledge.from_history``).
+(``Knowledge.at_table``), the arena's ``SeatView`` (``Knowledge.of_view``) or a list of
+``(seat, card)`` plays (``Knowledge.from_history``); the protocol edge reads a Bhoos ``/play``
+request into one (``arena.bhoos.knowledge_of_request``).
 
 What the table tells. For each card ``c`` a seat played to a trick whose cards before it were
 ``T`` (led suit ``s``), every legal-card rule of docs/rules.md gives a set of cards the seat did
@@ -29,9 +29,9 @@ layout that respects them replays without an illegal card (``seat.layouts`` deal
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Card, CardLike, Hand, Suit, check_seat
 from callbreak_lab.errors import IllegalPlayError, RecordError, SolverInputError
@@ -99,38 +99,6 @@ def inference(  # noqa: PLR0911  (one return per rule that tells something)
     else:
         excluded |= higher_in_suit(top_spade)
     return voids, excluded
-
-
-def _bhoos_standing(
-    request: Mapping[str, Any], seat_of: Any, rules: Ruleset
-) -> tuple[tuple[int, int, int, int] | None, int | None]:
-    """The match totals (tenths, by library seat) and the deals left after this one from a
-    Bhoos request's ``context`` (``round`` 1.., ``players[id].totalPoints``); None for what it
-    does not say in full."""
-    ctx = request.get("context")
-    ids = request.get("playerIds")
-    if not isinstance(ctx, Mapping) or not isinstance(ids, list) or len(ids) != 4:
-        return None, None
-    players = ctx.get("players")
-    totals: list[int] = [0, 0, 0, 0]
-    known = isinstance(players, Mapping)
-    for p, pid in enumerate(ids):
-        info = players.get(pid) if isinstance(players, Mapping) else None
-        points = info.get("totalPoints") if isinstance(info, Mapping) else None
-        if isinstance(points, bool) or not isinstance(points, int | float):
-            known = False
-            break
-        totals[seat_of(p)] = round(float(points) * 10)
-    round_ = ctx.get("round")
-    left = None
-    if (
-        rules.match_deals is not None
-        and isinstance(round_, int)
-        and not isinstance(round_, bool)
-        and 1 <= round_ <= rules.match_deals
-    ):
-        left = rules.match_deals - round_
-    return ((totals[0], totals[1], totals[2], totals[3]) if known else None), left
 
 
 def _four_calls(calls: Iterable[int | None] | None) -> tuple[int | None, ...]:
@@ -254,40 +222,6 @@ class Knowledge:
         k = cls(rules, seat, dealt, calls=_four_calls(parse_calls(calls, rules)))
         for _ in replay_seen(k, record):
             pass
-        return k
-
-    @classmethod
-    def from_bhoos(cls, request: Mapping[str, Any], rules: Ruleset) -> Knowledge:
-        """What the requesting bot knows from a Bhoos ``/play`` request body (``cards``,
-        ``history``, ``played``, ``playerIds``, ``playerId``, ``context``): seats are the
-        deal's (seat 0 led the first trick, ``bhoos.convert_request``), the calls those of
-        ``context.players[id].bid`` (1..13; others unknown). A ``NotationError`` (or one of
-        its kind) names the field that does not add up."""
-        from callbreak_lab import bhoos
-
-        game = bhoos.convert_request(request)
-        hand = game.original_hand()
-        if hand is None or game.me is None or game.hand is None:
-            raise RecordError("the request does not say which player we are (playerId, cards)")
-        seat = game.seat_of(game.me)
-        calls: list[int | None] = [None] * 4
-        ids = request.get("playerIds")
-        ctx = request.get("context")
-        players = ctx.get("players") if isinstance(ctx, Mapping) else None
-        if isinstance(ids, list) and isinstance(players, Mapping):
-            for p, pid in enumerate(ids):
-                info = players.get(pid)
-                bid = info.get("bid") if isinstance(info, Mapping) else None
-                if isinstance(bid, int) and not isinstance(bid, bool) and 1 <= bid <= 13:
-                    calls[game.seat_of(p)] = bid
-        history = []
-        for t in game.tricks:
-            start = game.seat_of(t.start)
-            history += [((start + i) % 4, c) for i, c in enumerate(t.cards)]
-        leader = game.seat_of(game.tricks[-1].winner) if game.tricks else 0
-        history += [((leader + i) % 4, c) for i, c in enumerate(game.played)]
-        k = cls.from_history(rules, seat, game.hand.mask, history, calls)
-        k.totals, k.deals_left = _bhoos_standing(request, game.seat_of, rules)
         return k
 
     # --- the play -----------------------------------------------------------------------------

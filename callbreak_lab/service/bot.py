@@ -7,8 +7,9 @@ protocol index that led the first trick (``history[0][0]``; before any trick is 
 current trick's leader ``(me - len(played)) mod 4``) the library seat of protocol index ``p`` is
 ``(p - L) mod 4``: a pure rotation, which keeps the order of play.
 
-What the table tells and the card choice are the seat layer's (``seat.knowledge.Knowledge
-.from_bhoos``, ``seat.policy.STRONG``: the arena's ``strong`` player's policy), under the
+What the table tells and the card choice are the seat layer's (``seat.knowledge.Knowledge``, read
+by ``arena.bhoos.knowledge_of_request``; ``seat.policy.STRONG``: the arena's ``strong`` player's
+policy), under the
 ``online`` preset; this module checks the request's fields and names the one that is wrong.
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak_lab import bhoos
+from callbreak_lab.arena import bhoos
 from callbreak_lab.cards import Card
 from callbreak_lab.errors import CallbreakLabError, FieldError
 from callbreak_lab.rules import PRESETS, Ruleset
@@ -66,7 +67,7 @@ def _field_of(message: str) -> str:
 
 def read_play(body: dict[str, Any]) -> BotRequest:
     """Turn a ``/play`` body into a :class:`BotRequest` (the protocol conversion is
-    ``callbreak_lab.bhoos``); a FieldError naming the field when the cards do not add up."""
+    ``callbreak_lab.arena.bhoos``); a FieldError naming the field when the cards do not add up."""
     cards = body.get("cards") or []
     if not cards:
         raise FieldError("cards", "cards is empty: there is nothing to play")
@@ -98,7 +99,7 @@ def read_play(body: dict[str, Any]) -> BotRequest:
                 f"{13 - len(game.tricks)} cards, got {len(game.hand or ())}",
             )
         game.check_own_plays(BOT_RULES)
-        k = Knowledge.from_bhoos(request, BOT_RULES)
+        k = bhoos.knowledge_of_request(request, BOT_RULES)
     except FieldError:
         raise
     except CallbreakLabError as e:  # the bhoos conversion's errors, whose message names the field

@@ -222,11 +222,12 @@ def _match_advice(
 ) -> dict[str, Any]:
     """``/v1/evaluate``'s ``match``: the match-aware call, every bad part of the standing a
     ``FieldError`` naming its field."""
+    from callbreak_lab.bidding.equity import recorded_preset
     from callbreak_lab.bidding.match import check_deal_of_match, match_call_for
-    from callbreak_lab.bidding.equity import match_length, recorded_preset, totals_of_points
+    from callbreak_lab.rules import totals_of_points
 
     try:
-        n = match_length(rules)
+        n = rules.match_length()
         recorded_preset(rules)
     except CallbreakLabError as e:
         raise FieldError("rules", str(e)) from None

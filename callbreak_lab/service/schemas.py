@@ -273,7 +273,7 @@ class MatchCallRow(BaseModel):
 class MatchAdvice(BaseModel):
     """The call for the match (``bidding.match.MatchCall.to_dict()``): each legal call's chance
     of winning the match from the standing, from the bid model's forecast and the match equity
-    of recorded deals (``callbreak_lab.equity``)."""
+    of recorded deals (``callbreak_lab.bidding.equity``)."""
 
     rules: str = Field(description="the ruleset's name")
     seat: Seat

@@ -24,9 +24,8 @@ from callbreak_lab.cards import (
     Suit,
     check_seat,
 )
-from callbreak_lab.equity import totals_of_points
 from callbreak_lab.errors import CallbreakLabError, CallError, HandError
-from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
+from callbreak_lab.rules import PRESETS, Ruleset, format_tenths, totals_of_points
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
 

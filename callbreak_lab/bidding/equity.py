@@ -43,11 +43,9 @@ import io
 import itertools
 import json
 import math
-import re
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -56,9 +54,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from callbreak_lab.errors import ModelError, RulesError, StandingError
+from callbreak_lab.errors import ModelError, StandingError
+from callbreak_lab.rules import (
+    PRESETS,
+    Ruleset,
+    format_tenths,
+    tenths_of_points,
+    totals_of_points,
+)
 from callbreak_lab.util.fileio import atomic_open
-from callbreak_lab.rules import PRESETS, Ruleset, format_tenths
 
 __all__ = [
     "FORMAT",
@@ -71,7 +75,6 @@ __all__ = [
     "check_totals",
     "equity_model",
     "match_equity",
-    "match_length",
     "recorded_preset",
     "shipped_path",
     "standing_text",
@@ -129,79 +132,11 @@ def check_totals(totals: object, what: str = "totals") -> tuple[int, int, int, i
     return (int(values[0]), int(values[1]), int(values[2]), int(values[3]))
 
 
-def tenths_of_points(value: object, what: str = "a total") -> int:
-    """A total given in points (a number or its text, at most one decimal: ``3.1``, ``-4``) as
-    tenths. Float noise below a millionth of a point is forgiven (``4.199999999999999`` is
-    4.2, as some servers send it); anything else is a ``StandingError``."""
-    if isinstance(value, bool | np.bool_):
-        raise StandingError(f"{what} must be a number of points, got {value!r}")
-    whole = whole_or_none(value)
-    if whole is not None:
-        return 10 * whole
-    if isinstance(value, float | np.floating):
-        x = float(value)
-        if not math.isfinite(x):
-            raise StandingError(f"{what} must be a finite number of points, got {value!r}")
-        tenths = round(x * 10)
-        if abs(x * 10 - tenths) > 1e-5:
-            raise StandingError(
-                f"{what} must be a whole number of tenths of a point (scores move by 0.1), "
-                f"got {value!r}"
-            )
-        return int(tenths)
-    if isinstance(value, str):
-        try:
-            d = Decimal(value.strip())
-        except InvalidOperation:
-            raise StandingError(f"{what} must be a number of points, got {value!r}") from None
-        if not d.is_finite():
-            raise StandingError(f"{what} must be a finite number of points, got {value!r}")
-        tenths_d = d * 10
-        if tenths_d != tenths_d.to_integral_value():
-            raise StandingError(
-                f"{what} must have at most one decimal (scores move by 0.1), got {value!r}"
-            )
-        return int(tenths_d)
-    raise StandingError(f"{what} must be a number of points, got {value!r}")
-
-
-def totals_of_points(values: object, what: str = "totals") -> tuple[int, int, int, int]:
-    """Four totals given in points as tenths: a text (``"0,0,31,-12"``, ``"3.1 -4 0 0"``) or
-    a sequence of numbers or texts, each as :func:`tenths_of_points` reads it; a
-    ``StandingError`` naming the seat otherwise."""
-    if isinstance(values, str):
-        if re.search(r",\s*,", values):
-            raise StandingError(f"{what} has an empty value between two commas: {values!r}")
-        parts: list[object] = [p for p in re.split(r"[,\s]+", values.strip()) if p]
-    elif isinstance(values, Sequence | np.ndarray) and not isinstance(values, bytes):
-        parts = list(values)
-    else:
-        raise StandingError(f"{what} must be four numbers of points, got {values!r}")
-    if len(parts) != 4:
-        raise StandingError(f"{what} must be four totals, one a seat, got {len(parts)}")
-    t = [tenths_of_points(v, f"{what}: seat {seat}'s total") for seat, v in enumerate(parts)]
-    return (t[0], t[1], t[2], t[3])
-
-
-def match_length(rules: Ruleset | str) -> int:
-    """The number of deals in a match of ``rules``; a ``RulesError`` for a match played to a
-    target score (its length is not fixed: the equity of a standing is not defined by the
-    totals and a count of deals)."""
-    r = Ruleset.coerce(rules)
-    if r.target_score is not None or r.match_deals is None:
-        target = "" if r.target_score is None else f" of {format_tenths(r.target_score)} points"
-        raise RulesError(
-            f"match equity needs a match of a fixed number of deals: {r.name} plays to a "
-            f"target score{target}"
-        )
-    return r.match_deals
-
-
 def check_deals_left(deals_left: object, rules: Ruleset | str) -> int:
     """``deals_left`` (the deals still to play after the standing) as an int in
     ``0..match_deals - 1``, or a ``StandingError``. With all of a match's deals still to play
     the totals are the start's, zero, and every seat's equity is a quarter."""
-    n = match_length(rules)
+    n = Ruleset.coerce(rules).match_length()
     d = whole_or_none(deals_left)
     if d is None or not 0 <= d <= n - 1:
         raise StandingError(

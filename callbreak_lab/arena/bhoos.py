@@ -8,19 +8,36 @@ player at start index], winner index]``, indices into ``playerIds``; the player 
 Seat mapping: deal seat 0 is the player who led the first trick, so deal seat ``s`` is protocol
 index ``(first_start + s) % 4`` (``BhoosGame.seat_of`` / ``index_of``). The converted play record
 (``BhoosGame.record``) is in the play-record notation of ``game.parse_record``.
+
+The protocol stops here: ``knowledge_of_request`` reads a ``/play`` request into the seat
+layer's ``Knowledge`` (what the service's bot and the arena's players judge from) and
+``review_bhoos`` reads a bot's requests into the plays that ``analysis.review.review_seat``
+judges; the layers below take those objects and know nothing of the protocol.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from callbreak_lab.cards import Card, Hand, check_seat
-from callbreak_lab.errors import CardError, HandError, IllegalPlayError, NotationError
-from callbreak_lab.rules import Ruleset, trick_winner
+from callbreak_lab.errors import (
+    CardError,
+    HandError,
+    IllegalPlayError,
+    NotationError,
+    RecordError,
+    StandingError,
+)
+from callbreak_lab.rules import Ruleset, tenths_of_points, trick_winner
+from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.util.progress import Progress
+
+if TYPE_CHECKING:
+    from callbreak_lab.analysis.review import SingleDummyReview
 
 __all__ = [
     "BhoosGame",
@@ -29,9 +46,11 @@ __all__ = [
     "card_to_bhoos",
     "convert_request",
     "history_from_record",
+    "knowledge_of_request",
     "parse_bhoos_card",
     "parse_history",
     "read_requests",
+    "review_bhoos",
 ]
 
 _CARD = re.compile(r"^([2-9TJQK1])([SHDC])(?:/(\d+))?$")
@@ -330,9 +349,6 @@ def bid_standing(body: Mapping[str, Any]) -> tuple[tuple[int, int, int, int], in
     the bot, then the others. Totals are points (``4.199999999999999`` is read as 4.2). A
     ``round`` or a total that is there but not a number of the right kind is a
     ``StandingError``."""
-    from callbreak_lab.equity import tenths_of_points
-    from callbreak_lab.errors import StandingError
-
     ctx = body.get("context")
     if not isinstance(ctx, Mapping) or "round" not in ctx:
         return None
@@ -361,3 +377,130 @@ def bid_standing(body: Mapping[str, Any]) -> tuple[tuple[int, int, int, int], in
         for pid in order
     ]
     return (t[0], t[1], t[2], t[3]), number
+
+
+# --- the protocol read into the seat's and the review's objects -----------------------------------
+
+
+def _standing(
+    request: Mapping[str, Any], seat_of: Any, rules: Ruleset
+) -> tuple[tuple[int, int, int, int] | None, int | None]:
+    """The match totals (tenths, by library seat) and the deals left after this one from a
+    Bhoos request's ``context`` (``round`` 1.., ``players[id].totalPoints``); None for what it
+    does not say in full."""
+    ctx = request.get("context")
+    ids = request.get("playerIds")
+    if not isinstance(ctx, Mapping) or not isinstance(ids, list) or len(ids) != 4:
+        return None, None
+    players = ctx.get("players")
+    totals: list[int] = [0, 0, 0, 0]
+    known = isinstance(players, Mapping)
+    for p, pid in enumerate(ids):
+        info = players.get(pid) if isinstance(players, Mapping) else None
+        points = info.get("totalPoints") if isinstance(info, Mapping) else None
+        if isinstance(points, bool) or not isinstance(points, int | float):
+            known = False
+            break
+        totals[seat_of(p)] = round(float(points) * 10)
+    round_ = ctx.get("round")
+    left = None
+    if (
+        rules.match_deals is not None
+        and isinstance(round_, int)
+        and not isinstance(round_, bool)
+        and 1 <= round_ <= rules.match_deals
+    ):
+        left = rules.match_deals - round_
+    return ((totals[0], totals[1], totals[2], totals[3]) if known else None), left
+
+
+def knowledge_of_request(
+    request: Mapping[str, Any], rules: Ruleset | str | None = None
+) -> Knowledge:
+    """What the requesting bot knows from a Bhoos ``/play`` request body (``cards``,
+    ``history``, ``played``, ``playerIds``, ``playerId``, ``context``): seats are the
+    deal's (seat 0 led the first trick, ``convert_request``), the calls those of
+    ``context.players[id].bid`` (1..13; others unknown), the standing that of ``context``
+    (``round``, ``players[id].totalPoints``). ``rules``: default ``rules.DEFAULT_RULES``
+    (``online``, the protocol's game). A ``NotationError`` (or one of its kind) names the field
+    that does not add up."""
+    r = Ruleset.coerce(rules)
+    game = convert_request(request)
+    hand = game.original_hand()
+    if hand is None or game.me is None or game.hand is None:
+        raise RecordError("the request does not say which player we are (playerId, cards)")
+    seat = game.seat_of(game.me)
+    calls: list[int | None] = [None] * 4
+    ids = request.get("playerIds")
+    ctx = request.get("context")
+    players = ctx.get("players") if isinstance(ctx, Mapping) else None
+    if isinstance(ids, list) and isinstance(players, Mapping):
+        for p, pid in enumerate(ids):
+            info = players.get(pid)
+            bid = info.get("bid") if isinstance(info, Mapping) else None
+            if isinstance(bid, int) and not isinstance(bid, bool) and 1 <= bid <= 13:
+                calls[game.seat_of(p)] = bid
+    history = []
+    for t in game.tricks:
+        start = game.seat_of(t.start)
+        history += [((start + i) % 4, c) for i, c in enumerate(t.cards)]
+    leader = game.seat_of(game.tricks[-1].winner) if game.tricks else 0
+    history += [((leader + i) % 4, c) for i, c in enumerate(game.played)]
+    k = Knowledge.from_history(r, seat, game.hand.mask, history, calls)
+    k.totals, k.deals_left = _standing(request, game.seat_of, r)
+    return k
+
+
+def _context_calls(request: Mapping[str, Any], ids: Sequence[str], first: int) -> list[int] | None:
+    """The calls of a request's ``context.bids`` (by player id) in deal seats, if all four."""
+    ctx = request.get("context")
+    bids = ctx.get("bids") if isinstance(ctx, Mapping) else None
+    if not isinstance(bids, Mapping):
+        return None
+    try:
+        by_index = [int(bids[pid]) for pid in ids]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return [by_index[(s + first) % 4] for s in range(4)]
+
+
+def review_bhoos(
+    requests: Sequence[Mapping[str, Any]],
+    *,
+    calls: Iterable[int] | str | None = None,
+    layouts: int = 32,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> list[SingleDummyReview]:
+    """Reviews of the games in Bhoos ``/play`` requests (as a game server sent them to one bot):
+    the requests are grouped into deals by the bot's 13 cards, and each deal's latest request
+    gives the play so far; the bot's own cards are judged (``analysis.review.review_seat``: the
+    other hands are never known in full, so double-dummy values are None). ``calls`` (deal
+    seats: seat 0 led the first trick) override the requests' ``context.bids``; with neither,
+    the cards are judged by tricks. ``progress(done, total)`` is called after each judged card
+    of a deal."""
+    from callbreak_lab.analysis.review import review_seat
+
+    latest: dict[int, tuple[BhoosGame, Mapping[str, Any]]] = {}  # by the bot's 13 cards
+    for i, req in enumerate(requests):
+        game = convert_request(req)
+        hand = game.original_hand()
+        if hand is None or len(hand) != 13:
+            raise RecordError(f"request {i + 1}: no playerId and cards: the bot's hand is unknown")
+        key = int(hand.mask)
+        if key not in latest or len(game.cards) >= len(latest[key][0].cards):
+            latest[key] = (game, req)  # dicts keep the order of the deals' first requests
+    out = []
+    for key, (game, req) in latest.items():
+        seat = game.my_seat
+        assert seat is not None and game.hand is not None
+        given = (
+            calls if calls is not None else _context_calls(req, game.player_ids, game.first_start)
+        )
+        out.append(
+            review_seat(
+                game.cards, seat, Hand(key), calls=given, rules="online", layouts=layouts,
+                seed=seed, progress=progress,
+            )
+        )  # fmt: skip
+    return out
