@@ -60,7 +60,7 @@ def decisions(args: argparse.Namespace) -> None:
                 continue
             t0 = time.perf_counter()
             sd = single_dummy_values(
-                pos, pos.to_move, b.calls, args.layouts, seed=i, time_limit=args.time_limit
+                pos, pos.to_move, b.calls, layouts=args.layouts, seed=i, time_limit=args.time_limit
             )
             times.append(time.perf_counter() - t0)
             exact += sd.exact
@@ -78,7 +78,7 @@ def reviews(args: argparse.Namespace) -> None:
     for i in range(args.deals):
         b = play_deal(Deal.random(800 + i), args.rules, players)
         t0 = time.perf_counter()
-        rv = review_play(b.deal, b.plays, b.rules, b.calls, args.layouts, seed=i)
+        rv = review_play(b.deal, b.plays, b.rules, calls=b.calls, layouts=args.layouts, seed=i)
         times.append(time.perf_counter() - t0)
         judged = sum(c.sd is not None for c in rv.cards)
         print(f"deal {i}: {times[-1]:.1f} s, {judged} cards judged, "

@@ -61,6 +61,19 @@ def _position(seed: int, rules: Ruleset, cards: int) -> tuple[Position, list[int
     return Position.replay(deal, out.cards[:cards], rules), calls
 
 
+def _player(spec: str, rules: Ruleset) -> Any:
+    """A built-in player, or one of the two policies the record keeps beside ``strong``: for
+    the mean value (``strong:tricks``) and over uniform layouts (``strong:uniform``)."""
+    from callbreak_lab.arena.players import PolicyPlayer
+    from callbreak_lab.seat.policy import STRONG
+
+    if spec == "strong:tricks":
+        return PolicyPlayer(STRONG.replace(objective="tricks"))
+    if spec == "strong:uniform":
+        return PolicyPlayer(STRONG.replace(beta=0.0))
+    return make_player(spec, rules)
+
+
 def record(quick: bool) -> dict[str, Any]:
     """Every recorded answer, by name."""
     res: dict[str, Any] = {}
@@ -72,17 +85,19 @@ def record(quick: bool) -> dict[str, Any]:
             pos, calls = _position(seed, rules, depth)
             seat = pos.to_move
             key = f"{preset}/{seed}/{depth}"
-            sd = single_dummy_values(pos, seat, calls, 12, seed, threads=1)
+            sd = single_dummy_values(pos, seat, calls, layouts=12, seed=seed, n_jobs=1)
             res[f"sd/{key}"] = _clean(sd.to_dict())
-            sd0 = single_dummy_values(pos, seat, None, 12, seed, threads=1)
+            sd0 = single_dummy_values(pos, seat, None, layouts=12, seed=seed, n_jobs=1)
             res[f"sd-nocalls/{key}"] = _clean(sd0.to_dict())
             dealt = pos.deal.hands[seat]
-            ad = advise(dealt, pos.record(), rules, calls, 12, seed, threads=1)
+            ad = advise(dealt, pos.record(), rules, calls, layouts=12, seed=seed, n_jobs=1)
             res[f"advise/{key}"] = _clean(ad.to_dict())
-            sdx = single_dummy_values(pos, seat, calls, 12, seed, exact_limit=0, threads=1)
+            sdx = single_dummy_values(
+                pos, seat, calls, layouts=12, seed=seed, exact_limit=0, n_jobs=1
+            )
             res[f"sd-sampled/{key}"] = _clean(sdx.to_dict())
             for spec in ("strong", "pimc", "strong:tricks", "strong:uniform"):
-                player = make_player(spec, rules)
+                player = _player(spec, rules)
                 player.new_deal(seed)  # type: ignore[attr-defined]
                 view = seat_view(pos, seat, calls)
                 res[f"play/{spec}/{key}"] = str(player.play(view))
@@ -90,16 +105,18 @@ def record(quick: bool) -> dict[str, Any]:
     deal = Deal.random(7)
     out = playout(deal, rules)
     calls = [min(max(t, 1), 8) for t in out.tricks]
-    rv = review_play(deal, out.cards[:28], rules, calls, 6, 3, progress=False)
+    rv = review_play(deal, out.cards[:28], rules, calls=calls, layouts=6, seed=3)
     res["review/online/7"] = _clean(rv.to_dict())
-    res["analyse/online/7"] = _clean(analyse_play(deal, out.cards, rules, calls).to_dict())
+    res["analyse/online/7"] = _clean(analyse_play(deal, out.cards, rules, calls=calls).to_dict())
     late = Position.replay(deal, out.cards[:32], rules)
-    line = play_line(late, late.to_move, rules, calls, advice="single", **{LAYOUTS: 6}, seed=2)
+    line = play_line(
+        late, late.to_move, rules, calls=calls, advice="single", **{LAYOUTS: 6}, seed=2
+    )
     res["line/online/7"] = _clean(line.to_dict())
     if not quick:
         for preset in ("online", "modern"):
             report = run(
-                ["strong", "pimc", "pimc", "pimc"], preset, deals=2, seed=5, progress=False
+                ["strong", "pimc", "pimc", "pimc"], preset, deals=2, seed=5
             )
             res[f"arena/{preset}"] = _clean(report.to_dict())
             res[f"arena-boards/{preset}"] = [

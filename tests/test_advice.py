@@ -206,8 +206,10 @@ def test_bad_input_is_refused_with_the_library_errors() -> None:
         single_dummy_values(str(pos.deal), seat)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="layouts must be"):
         single_dummy_values(pos, seat, None, layouts=0)
-    with pytest.raises(UsageError, match="threads"):
-        single_dummy_values(pos, seat, None, threads=9)
+    with pytest.raises(UsageError, match="n_jobs"):
+        single_dummy_values(pos, seat, None, n_jobs=9)
+    with pytest.raises(TypeError):  # the options are keyword-only
+        single_dummy_values(pos, seat, None, 12)  # type: ignore[misc]
     with pytest.raises(CallbreakLabError, match="call"):
         single_dummy_values(pos, seat, [3, 3, 3])
     over = Position.replay(SAFETY.deal, SAFETY.record(), Ruleset.preset("online"))
@@ -219,16 +221,16 @@ def test_bad_input_is_refused_with_the_library_errors() -> None:
         play_line(SAFETY, 3, advice="triple")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_a_time_limit_stops_starting_layouts(threads: int) -> None:
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_time_limit_stops_starting_layouts(n_jobs: int) -> None:
     pos = _endgame(12, "online", 8)
     seat = pos.to_move
-    full = single_dummy_values(pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, threads=threads)
+    full = single_dummy_values(pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, n_jobs=n_jobs)
     assert not full.stopped_early and full.layouts == 24
     quick = single_dummy_values(
-        pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, threads=threads, time_limit=1e-9
+        pos, seat, [3, 3, 3, 3], layouts=24, exact_limit=0, n_jobs=n_jobs, time_limit=1e-9
     )
-    assert quick.stopped_early and 1 <= quick.distinct <= threads < full.distinct
+    assert quick.stopped_early and 1 <= quick.distinct <= n_jobs < full.distinct
     assert set(quick.outcomes) == set(full.outcomes) and "time limit" in quick.text()
     assert quick.to_dict()["stopped_early"] is True
     end = _endgame(12, "online", 3)
@@ -258,7 +260,10 @@ def test_advice_from_the_hand_alone_is_the_advice_from_the_whole_deal(exact_limi
     for pos, seat, calls in ((SAFETY, 3, [2, 2, 2, 4]), (LONG_SHOT, 0, [4, 3, 3, 2])):
         whole = single_dummy_values(pos, seat, calls, layouts=12, seed=5, exact_limit=exact_limit)
         for hand in (pos.hand(seat), pos.deal[seat]):  # held now, or as dealt
-            sd = advise(str(hand), pos.record(), "online", calls, 12, 5, exact_limit=exact_limit)
+            sd = advise(
+                str(hand), pos.record(), "online", calls, layouts=12, seed=5,
+                exact_limit=exact_limit,
+            )  # fmt: skip
             assert sd.to_dict() == whole.to_dict() and sd.position is None
     assert whole.exact == (exact_limit > 0)
 
@@ -307,7 +312,7 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     from callbreak_lab.service import Settings, create_app
 
     hand, plays, calls = str(SAFETY.hand(3)), SAFETY.record(), [2, 2, 2, 4]
-    want = advise(hand, plays, "online", calls, 8, 3).to_dict()
+    want = advise(hand, plays, "online", calls, layouts=8, seed=3).to_dict()
     args = ["advise", hand, "--plays", plays, "--rules", "online", "--calls", "2,2,2,4",
             "--layouts", "8", "--seed", "3", "--quiet"]  # fmt: skip
     assert main([*args, "--json"]) == 0

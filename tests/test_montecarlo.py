@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 
 import numpy as np
@@ -174,7 +175,7 @@ def test_bad_inputs_raise_clear_errors() -> None:
         deal_around(HAND, 4, 5)
     with pytest.raises(SeatError, match=r"a seat in known must be 0\.\.3, got 5"):
         deal_around(HAND, 0, 5, known={5: "AS"})
-    with pytest.raises(SolverInputError, match="non-negative"):
+    with pytest.raises(ValueError, match="whole number >= 0"):
         deal_around(HAND, 0, -1)
     with pytest.raises(HandError, match="hand: "):
         deal_around("not a hand", 0, 5)
@@ -279,6 +280,27 @@ def test_monte_carlo_time_limit_stops_starting_layouts(mc: MonteCarloResult) -> 
     for bad, jobs in ((0.0, 1), (-1.0, 1), (5.0, 2)):
         with pytest.raises(SolverInputError, match="time_limit"):
             monte_carlo(MC_HAND, 1, "modern", layouts=MC_N, time_limit=bad, n_jobs=jobs)
+
+
+def test_monte_carlo_reports_progress_and_plain_data(mc: MonteCarloResult) -> None:
+    """``progress(done, total)`` rises to the layouts asked for, with or without a time limit;
+    the options are keyword-only; ``to_dict`` is plain JSON data of the same figures."""
+    seen: list[tuple[int, int]] = []
+    again = monte_carlo(
+        MC_HAND, 1, "modern", layouts=MC_N, seed=1, progress=lambda d, t: seen.append((d, t))
+    )
+    assert seen and seen[-1] == (MC_N, MC_N) and np.array_equal(again.playout, mc.playout)
+    timed: list[tuple[int, int]] = []
+    monte_carlo(MC_HAND, 1, "modern", layouts=4, seed=1, time_limit=600.0,
+                progress=lambda d, t: timed.append((d, t)))  # fmt: skip
+    assert timed == [(i, 4) for i in range(1, 5)]
+    with pytest.raises(TypeError):
+        monte_carlo(MC_HAND, 1, "modern", MC_N)  # type: ignore[misc]
+    data = json.loads(json.dumps(mc.to_dict()))
+    assert data["layouts"] == MC_N and data["best_call"] == mc.best_call
+    assert data["playout_dist"] == pytest.approx(list(mc.playout_dist))
+    assert [c["call"] for c in data["calls"]] == [int(c) for c in mc.calls]
+    assert "best" in mc._repr_html_()
 
 
 def test_monte_carlo_validates() -> None:

@@ -13,15 +13,13 @@ import pytest
 from callbreak_lab.cards import Deal
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.seat import Knowledge, SearchPolicy
+from callbreak_lab.seat import Knowledge
 from callbreak_lab.seat.layouts import (
     OVERSAMPLE,
     PLAY_OVERSAMPLE,
     PLAY_WEIGHT,
     draw,
-    effective_size,
     play_log_likelihood,
-    tempered,
 )
 
 
@@ -102,8 +100,8 @@ def test_draw_with_the_play_weight_off_deals_as_before(preset: str, seed: int, c
 
 
 def test_draw_with_the_play_weight_on() -> None:
-    """With the plays weighed the draw still deals consistent layouts, reports the weights'
-    effective sample size, and the policy's field turns it on."""
+    """With the plays weighed the draw still deals consistent layouts and reports the
+    weights' effective sample size; a negative weight is refused."""
     rules = Ruleset.coerce("online")
     pos = Position(Deal.random(21), rules)
     for _ in range(22):
@@ -118,77 +116,13 @@ def test_draw_with_the_play_weight_on() -> None:
         for s in range(4):
             assert int(row[s]) & k.played_by[s] == k.played_by[s]
             assert int(row[s]) & ~k.played_by[s] & k.banned(s) == 0
-    policy = SearchPolicy(layouts=8, play_weight=1.0)
-    assert policy.choose(k, seed=1).card in pos.legal_cards()
     with pytest.raises(ValueError, match="play_weight"):
-        SearchPolicy(play_weight=-1.0)
-
-
-def test_the_likeliest_distinct_layouts_instead_of_a_resample() -> None:
-    """``resample=False``: as many distinct layouts as asked for (the resample repeats the few
-    the plays favour), the likeliest first, consistent with the table, weighted by their
-    likelihood scaled to their number; the same candidates and ESS as the resample."""
-    pos, k = lowest_cards(23, 26)
-    resampled = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
-    top = draw(k, 32, 3, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE, resample=False)
-    assert len(resampled) < 32 == len(top)  # the resample repeats layouts; the top does not
-    assert (top.candidates, top.ess) == (resampled.candidates, resampled.ess)
-    assert len(np.unique(top.rows, axis=0)) == 32
-    assert np.all(np.diff(top.weights) <= 1e-12) and top.weights.sum() == pytest.approx(32)
-    for row in top.rows:
-        assert int(row[k.seat]) == k.hand | k.played_by[k.seat]
-        for s in range(4):
-            assert int(row[s]) & k.played_by[s] == k.played_by[s]
-            assert int(row[s]) & ~k.played_by[s] & k.banned(s) == 0
-    # the resample's likeliest layout is the top's first
-    assert any((top.rows[0] == r).all() for r in resampled.rows[:3])
-    from callbreak_lab.arena.players import make_player
-
-    top_policy = make_player("strong:infer:top").policy  # type: ignore[attr-defined]
-    policy = make_player("strong:infer").policy  # type: ignore[attr-defined]
-    assert top_policy.resample is False and top_policy.play_weight == PLAY_WEIGHT
-    pos, k = lowest_cards(23, 28)  # a decision of 6 legal cards
-    assert len(pos.legal_cards()) == 6
-    assert top_policy.choose(k, seed=1).distinct == 64 > policy.choose(k, seed=1).distinct
-
-
-def test_tempering_keeps_the_effective_sample_size_the_judgement_asks_for() -> None:
-    """``tempered`` lowers the plays' weight just enough that the weights keep ``min_ess``
-    (never under the calls' own effective size): the bisection's answer is the largest such
-    weight, and a goal the full weight already meets leaves it alone."""
-    rng = np.random.default_rng(3)
-    base = rng.normal(0.0, 0.5, 400)
-    extra = rng.normal(0.0, 4.0, 400)
-
-    def ess(w: float) -> float:
-        return effective_size(np.exp(base + w * extra - (base + w * extra).max()))
-
-    assert ess(1.5) < 20
-    w = tempered(base, extra, 1.5, 60.0)
-    assert 0 < w < 1.5
-    assert ess(w) >= 60.0 > ess(w + 1.5 / 2048)
-    assert tempered(base, extra, 1.5, 0.0) == 1.5
-    assert tempered(base, extra, 1.5, ess(1.5) - 1) == 1.5
-    # a goal above what the calls alone give: the plays weigh only as much as keeps that
-    w = tempered(base, extra, 1.5, 10_000.0)
-    assert w < 0.05 and ess(w) >= ess(0.0)
-
-
-def test_draw_with_a_least_effective_size() -> None:
-    rules = Ruleset.coerce("online")
-    pos = Position(Deal.random(21), rules)
-    for _ in range(30):
-        pos.play(min(pos.legal_cards()))
-    k = Knowledge.of_position(pos, pos.to_move, calls=[3, 4, 2, 5])
-    sharp = draw(k, 32, 7, play_weight=1.5)
-    kept = draw(k, 32, 7, play_weight=1.5, min_ess=sharp.ess * 2)
-    assert kept.ess >= sharp.ess * 2 - 1e-6
-    assert len(kept) >= len(sharp)
+        draw(k, 16, 7, play_weight=-1.0)
 
 
 def test_more_candidates_keep_more_layouts_under_the_plays() -> None:
-    """The plays' weights are uneven: the ``strong:infer`` dealer weighs ``PLAY_OVERSAMPLE``
-    candidates a layout, which keeps a larger effective sample than ``OVERSAMPLE``."""
+    """The plays' weights are uneven: weighing ``PLAY_OVERSAMPLE`` candidates a layout keeps
+    a larger effective sample than ``OVERSAMPLE``."""
     _, k = lowest_cards(5, 24)
     few = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=OVERSAMPLE)
     many = draw(k, 64, 7, play_weight=PLAY_WEIGHT, oversample=PLAY_OVERSAMPLE)
@@ -197,18 +131,12 @@ def test_more_candidates_keep_more_layouts_under_the_plays() -> None:
     assert many.ess > few.ess
 
 
-def test_the_inference_variants_of_strong() -> None:
-    """``strong:infer`` weighs the plays with ``PLAY_OVERSAMPLE`` candidates a layout,
-    ``strong:infer:soft`` tempers them to ``PLAY_MIN_ESS``; ``strong`` leaves them out."""
+def test_strong_deals_without_the_plays() -> None:
+    """``strong`` (the shipped bot) weighs the layouts by the calls alone: its policy has no
+    play weight, and its dealer's candidates are ``OVERSAMPLE`` a layout."""
     from callbreak_lab.arena.players import make_player
-    from callbreak_lab.seat.layouts import PLAY_MIN_ESS
+    from callbreak_lab.seat import STRONG
 
-    plain = make_player("strong").policy  # type: ignore[attr-defined]
-    infer = make_player("strong:infer").policy  # type: ignore[attr-defined]
-    soft = make_player("strong:infer:soft").policy  # type: ignore[attr-defined]
-    assert plain.play_weight == 0 and plain.oversample == OVERSAMPLE
-    assert infer.play_weight == PLAY_WEIGHT and infer.oversample == PLAY_OVERSAMPLE
-    assert infer.min_ess == 0 and soft.min_ess == PLAY_MIN_ESS
-    assert soft.replace(min_ess=0.0) == infer
-    with pytest.raises(ValueError, match="min_ess"):
-        soft.replace(min_ess=-1.0)
+    policy = make_player("strong").policy  # type: ignore[attr-defined]
+    assert policy == STRONG and policy.oversample == OVERSAMPLE
+    assert not hasattr(policy, "play_weight")

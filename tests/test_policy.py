@@ -1,6 +1,6 @@
 """The seat layer's card choice (``seat.policy``): layouts drawn by the calls never contradict
-the table, each card's outcome counts the call, the ``strong`` player's variants, values placed
-against the call early, and the table's card on hand-made positions."""
+the table, each card's outcome counts the call, the built-in players by name (no variants),
+values placed against the call early, and the table's card on hand-made positions."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.game import Position
 from callbreak_lab.rules import PRESETS
 from callbreak_lab.seat import STRONG, Knowledge, card_outcomes, draw, solve_layouts
-from callbreak_lab.seat.policy import RIVALS
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,7 +106,7 @@ def test_card_outcomes_count_the_call() -> None:
 @pytest.mark.slow
 def test_strong_plays_a_deal() -> None:
     """Four players with strong at one seat: every card legal, no fault; the search ran."""
-    report = run(["strong", "simple", "simple", "simple"], "modern", 1, seed=3, progress=False)
+    report = run(["strong", "simple", "simple", "simple"], "modern", deals=1, seed=3)
     assert [f for b in report.boards for f in b.faults] == []
     assert report.player("strong").boards == 4
     player = make_player("strong", "modern")
@@ -121,79 +120,45 @@ def test_a_budgeted_strong_searches_the_first_trick_in_time() -> None:
     budget leaves room for a layout or more on a loaded machine."""
     from callbreak_lab.arena.referee import seat_view
 
-    budget = 1500
-    player = make_player("strong", "online", budget)
+    budget = 1.5
+    player = make_player("strong", "online", time_limit=budget)
     player.prepare(PRESETS["online"])
     for seed in range(3):
         player.new_deal(seed)
         pos = Position(Deal.random(100 + seed), "online")
-        view = seat_view(pos, 0, [3, 3, 3, 3], budget_ms=budget)
+        view = seat_view(pos, 0, [3, 3, 3, 3], time_limit=budget)
         card = player.play(view)
         assert card in pos.legal_cards()
         last = player.last  # type: ignore[attr-defined]
         assert last.how == "search" and 1 <= last.distinct < 64
-        assert last.elapsed_ms < 10 * budget  # stopped by the budget, well within ten times it
+        assert last.elapsed_ms < 10 * budget * 1000  # stopped in time, well within ten times it
 
 
-def test_tricks_count_for_the_rivals_still_short_of_their_calls() -> None:
-    """``rivals``: a trick the seat takes is worth ``rivals / 3`` points for each other seat
-    still short of its call, so a card that takes more tricks at a small risk to the call can
-    beat the safe one; without rivals short, or with ``rivals=0``, the safe card stays best."""
-    rules = PRESETS["online"]
-    # called 2, none won: card 10 makes exactly 2 on all eight layouts (2.0 points, 2 tricks);
-    # card 20 takes 5 on seven and 1 on one (7/8 * 2.3 - 1/8 * 2 = 1.7625 points, 4.5 tricks)
-    values = [{10: 2, 20: 5}] * 7 + [{10: 2, 20: 1}]
-    out = card_outcomes(values, np.ones(8), rules, call=2, won=0)
-    assert out.cards[Card(20)].expected == pytest.approx(1.7625)
-    assert out.best("score") == 10
-    assert out.best("score", trick_points=0.05) == 10  # 2.10 against 1.9875
-    assert out.best("score", trick_points=0.2) == 20  # 2.40 against 2.6625
-
-    hand = Deal.random(3).hands[0].mask
-    k = Knowledge.from_history(rules, 0, hand, [], [3, 4, 2, 5])
-    policy = STRONG.replace(rivals=1.5)
-    assert policy.trick_points(k) == pytest.approx(1.5)  # all three others short
-    k.tricks_won = [0, 4, 1, 5]  # seat 1 and seat 3 have made their calls
-    assert policy.trick_points(k) == pytest.approx(0.5)
-    k.tricks_won = [0, 4, 2, 5]
-    assert policy.trick_points(k) == 0.0
-    assert STRONG.trick_points(Knowledge.from_history(rules, 0, hand, [], [3, 4, 2, 5])) == 0.0
-    assert policy.trick_points(Knowledge.from_history(rules, 0, hand, [])) == 0.0  # no calls
-    # under home's scoring a call overshot by two fails: a trick is worth its own score alone
-    home = Knowledge.from_history(PRESETS["home"], 0, hand, [], [3, 4, 2, 5])
-    assert policy.trick_points(home) == 0.0
-    with pytest.raises(ValueError, match="rivals"):
-        STRONG.replace(rivals=-1)
-    rivals = make_player("strong:rivals", "online", 500)
-    assert rivals.policy == STRONG.replace(rivals=RIVALS)  # type: ignore[attr-defined]
-
-
-def test_strong_variants_by_name() -> None:
-    """The variants that measure each part, and a clear error for an unknown one."""
-    from callbreak_lab.arena.players import StrongPlayer
+def test_make_player_takes_the_built_ins_and_no_variant() -> None:
+    """``strong`` is ``seat.policy.STRONG`` within its time limit; the measured variants of
+    earlier versions (``strong:<flag>``, ``cheater:<call>``) are not players."""
+    from callbreak_lab.arena.players import BUILTINS, StrongPlayer
     from callbreak_lab.errors import UsageError
 
-    base = make_player("strong", "online", 500)
-    assert isinstance(base, StrongPlayer) and base.policy == STRONG and base.budget_ms == 500
+    assert set(BUILTINS) == {
+        "random", "simple", "honours", "model", "learned", "pimc", "strong", "cheater"
+    }  # fmt: skip
+    base = make_player("strong", "online", time_limit=0.5)
+    assert isinstance(base, StrongPlayer) and base.policy == STRONG and base.time_limit == 0.5
     assert (base.policy.layouts, base.policy.objective) == (64, "score")
-    wide = make_player("strong:wide", "online", 500)
-    assert isinstance(wide, StrongPlayer) and wide.policy.layouts == 256 and wide.budget_ms == 500
-    early = make_player("strong:early", "online")
-    plain = make_player("strong", "online")
-    assert isinstance(early, StrongPlayer) and isinstance(plain, StrongPlayer)
-    # with a budget every search stops in time, so strong searches the whole deal; without one
-    # it plays the first three tricks by the cheap card unless it is strong:early
+    plain = make_player("strong")
+    assert isinstance(plain, StrongPlayer) and plain.time_limit is None
+    # with a time limit every search stops in time, so strong searches the whole deal; without
+    # one it plays the first three tricks without search
     first = Knowledge.from_history(PRESETS["online"], 0, Deal.random(3).hands[0].mask, [])
-    assert base.policy.searches(first, 0.5) and early.policy.searches(first, None)
-    assert not plain.policy.searches(first, None)
-    both = make_player("strong:tricks:uniform", "online")
-    assert isinstance(both, StrongPlayer) and both.policy.objective == "tricks"
-    assert both.policy.beta == 0.0
-    with pytest.raises(UsageError, match="unknown variant 'fast'"):
-        make_player("strong:fast")
-    exact = make_player("strong:exact", "online", 500)
-    assert isinstance(exact, StrongPlayer) and exact.policy.window_above == 52
+    assert base.policy.searches(first, 0.5) and not plain.policy.searches(first, None)
     assert base.policy.window_above == 40
+    for gone in ("strong:wide", "strong:tricks:uniform", "strong:match", "cheater:model"):
+        with pytest.raises(UsageError, match="unknown player"):
+            make_player(gone)
+    for bad in (0, -1.0, True, "1"):
+        with pytest.raises(UsageError, match="time_limit"):
+            make_player("strong", time_limit=bad)  # type: ignore[arg-type]
 
 
 def after_three_tricks(deal: Deal, calls: list[int]) -> tuple[Position, Knowledge]:
@@ -240,51 +205,6 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     pos, later = after_three_tricks(deal, [6, 6, 6, 6])  # exact values again
     assert later.won == pos.tricks_won[later.seat]  # calls of 6: still to make after 3 tricks
     assert four.choose(later, None, 5).window is None
-
-
-def test_strong_prune_searches_only_the_cards_the_play_policy_finds_likely() -> None:
-    """``strong:prune`` values in the first three tricks only the cards the learned policy
-    gives at least ``PRUNE`` of its likeliest card's probability: those cards' outcomes are the
-    unpruned search's on the same layouts, its card is among them, and from trick 4 on it
-    searches every card."""
-    from callbreak_lab.arena.players import StrongPlayer
-    from callbreak_lab.seat.playmodel import card_proba, load_play_model
-    from callbreak_lab.seat.policy import PRUNE
-
-    rules = PRESETS["online"]
-    player = make_player("strong:prune", "online", 500)
-    assert isinstance(player, StrongPlayer) and player.policy.prune == PRUNE > 0
-    assert (
-        STRONG.prune == 0
-        and STRONG.searched_cards(
-            Knowledge.from_history(rules, 0, Deal.random(3).hands[0].mask, [])
-        )
-        is None
-    )
-    four = STRONG.replace(layouts=4, search_cards=52)
-    pruned = four.replace(prune=PRUNE)
-    left_out = 0
-    for seed in range(6):
-        deal = Deal.random(40 + seed)
-        k = Knowledge.from_history(rules, 0, deal.hands[0].mask, [], [3, 3, 3, 3])
-        proba = card_proba(load_play_model(rules), k)
-        mask = pruned.searched_cards(k)
-        assert mask is not None and mask & ~k.legal_mask() == 0
-        kept = {c for c in proba if (mask >> c) & 1}
-        assert kept == {c for c, p in proba.items() if p >= PRUNE * max(proba.values())}
-        full = four.choose(k, None, seed)
-        some = pruned.choose(k, None, seed)
-        assert set(kept) <= set(some.outcomes) <= set(full.outcomes)
-        assert some.outcomes == {c: full.outcomes[c] for c in some.outcomes}
-        assert some.card in some.outcomes
-        left_out += len(some.outcomes) < len(full.outcomes)
-    assert left_out >= 3  # the policy finds some opening leads unlikely on most hands
-    _, later = after_three_tricks(Deal.random(41), [3, 3, 3, 3])
-    assert pruned.searched_cards(later) is None
-    with pytest.raises(ValueError, match="prune must be a number in"):
-        STRONG.replace(prune=1.5)
-    with pytest.raises(ValueError, match="prune_above must be a whole number"):
-        STRONG.replace(prune_above=60)
 
 
 @pytest.mark.parametrize(

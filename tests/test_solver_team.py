@@ -30,12 +30,12 @@ def _judge(which: int) -> dict[str, Any]:
     if which == 0:
         pos = _position(31, 30)
         sd = single_dummy_values(pos, pos.to_move, [3, 4, 2, 3], layouts=12, seed=7,
-                                 exact_limit=0, threads=2)  # fmt: skip
+                                 exact_limit=0, n_jobs=2)  # fmt: skip
     else:
         pos = _position(32, 27)
         hand = pos.hand(pos.to_move)
         sd = advise(hand, pos.record(), "online", [2, 3, 4, 3], layouts=12, seed=8,
-                    exact_limit=0, threads=2)  # fmt: skip
+                    exact_limit=0, n_jobs=2)  # fmt: skip
     return sd.to_dict()
 
 
