@@ -48,7 +48,7 @@ VARIABLE = re.compile(r'^([A-Z_]+)="([^"$]*)"$')
 #: README's lines that take minutes or keep running (a server): their options are checked, the
 #: run test leaves them out
 LONG = (
-    ("evaluate", "--monte-carlo"),
+    ("evaluate", "--layouts"),
     ("generate",),
     ("serve",),
     ("arena", "--players", "pimc,simple,simple,simple"),
