@@ -44,7 +44,7 @@ def atomic_open(path: Path, suffix: str = "") -> Iterator[IO[bytes]]:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException:  # any failure, an interrupt too: remove the temporary file, re-raise
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
