@@ -59,6 +59,8 @@ def _worker_main(conn: Connection) -> None:
     """Worker process: import and warm the jobs, then run jobs until the pipe closes."""
     from callbreak_lab.service import jobs
 
+    # warming only saves the first job's start-up: whatever fails here fails again in the job
+    # that needs it, and is reported to the parent there
     with contextlib.suppress(Exception):
         jobs.warm_up()
     conn.send(("ready", None))
@@ -92,6 +94,7 @@ class _Worker:
         self.jobs = 0
 
     def kill(self) -> None:
+        # best effort on a worker that may be gone already: the pool drops it either way
         with contextlib.suppress(Exception):
             self.proc.kill()
         with contextlib.suppress(Exception):
@@ -186,7 +189,7 @@ class WorkerPool:
     def _discard(self, worker: _Worker) -> None:
         worker.kill()
         self._all.discard(worker)
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # reap it if it has ended; a killed worker is gone
             worker.proc.join(timeout=0)
 
     async def close(self) -> None:
@@ -195,6 +198,7 @@ class WorkerPool:
         for task in list(self._tasks):
             task.cancel()
         for worker in list(self._all):
+            # shutting down: a worker that cannot be told to stop, or joined, is killed anyway
             with contextlib.suppress(Exception):
                 worker.conn.send(None)
             worker.kill()
