@@ -127,27 +127,13 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, value: int) -> Self:
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | np.integer)
-            or not 0 <= value < 52
-        ):
-            raise CardError(f"a card is an int 0..51, got {value!r}")
-        return int.__new__(cls, int(value))
+        return int.__new__(cls, check_int(value, "a card", low=0, high=51, error=CardError))
 
     @classmethod
     def of(cls, suit: int, rank: int) -> Card:
         """The card of ``suit`` (0..3) and ``rank`` (0 = deuce .. 12 = ace)."""
-        if (
-            isinstance(suit, bool)
-            or isinstance(rank, bool)
-            or not isinstance(suit, int | np.integer)
-            or not isinstance(rank, int | np.integer)
-            or not 0 <= suit < 4
-            or not 0 <= rank < 13
-        ):
-            raise CardError(f"suit must be 0..3 and rank 0..12, got suit={suit!r}, rank={rank!r}")
-        return ALL_CARDS[suit * 13 + rank]
+        s = check_int(suit, "a card's suit", low=0, high=3, error=CardError)
+        return ALL_CARDS[s * 13 + check_int(rank, "a card's rank", low=0, high=12, error=CardError)]
 
     @property
     def suit(self) -> Suit:
@@ -278,13 +264,8 @@ class Hand:
     def __init__(self, mask: int = 0) -> None:
         if isinstance(mask, Hand):
             mask = mask.mask
-        if (
-            not isinstance(mask, int | np.integer)
-            or isinstance(mask, bool)
-            or not 0 <= mask <= FULL_MASK
-        ):
-            raise HandError(f"a hand mask is an int in 0..2**52-1, got {mask!r}")
-        object.__setattr__(self, "mask", int(mask))
+        m = check_int(mask, "a hand mask", low=0, high=FULL_MASK, error=HandError)
+        object.__setattr__(self, "mask", m)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable")
@@ -532,9 +513,9 @@ HandLike: TypeAlias = Hand | Card | str | Iterable[CardLike]
 
 def _suit_index(suit: object) -> int:
     """A suit 0..3 (a ``Suit`` or an int); -1 or 4 are errors, not another suit or none."""
-    if isinstance(suit, bool) or not isinstance(suit, int | np.integer) or not 0 <= suit <= 3:
-        raise HandError(f"a suit is 0..3 (clubs, diamonds, hearts, spades), got {suit!r}")
-    return int(suit)
+    return check_int(
+        suit, "a suit (clubs, diamonds, hearts, spades)", low=0, high=3, error=HandError
+    )
 
 
 def as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
@@ -542,11 +523,9 @@ def as_rng(seed: np.random.Generator | int | None) -> np.random.Generator:
     (None: fresh entropy). A bad seed is a ``DealError`` naming it."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if isinstance(seed, bool) or not (seed is None or isinstance(seed, int | np.integer)):
-        raise DealError(f"seed must be a whole number >= 0 (or None), got {seed!r}")
-    if seed is not None and seed < 0:
-        raise DealError(f"seed must be a whole number >= 0 (or None), got {seed!r}")
-    return np.random.default_rng(seed)
+    return np.random.default_rng(
+        None if seed is None else check_int(seed, "seed", low=0, error=DealError)
+    )
 
 
 def _mask_of(cards: Iterable[int]) -> int:

@@ -151,13 +151,15 @@ def check_int(
     within ``low..high`` (either end open when None); else ``error`` with a message that names
     ``name``, the range and the value (``layouts must be a whole number >= 1, got 0``)."""
     if (
-        isinstance(value, bool)
-        or not isinstance(value, numbers.Integral)
+        (
+            type(value) is not int
+            and (isinstance(value, bool) or not isinstance(value, numbers.Integral))
+        )
         or (low is not None and value < low)
         or (high is not None and value > high)
     ):
         if low is not None and high is not None:
-            where = f" from {low} to {high}"
+            where = f" {low}..{high}"
         elif low is not None:
             where = f" >= {low}"
         elif high is not None:

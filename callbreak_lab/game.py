@@ -21,6 +21,7 @@ from callbreak_lab.errors import (
     IllegalPlayError,
     RecordError,
     RulesError,
+    check_int,
 )
 from callbreak_lab.rules import Legal, Ruleset, format_tenths, legal_mask
 
@@ -93,8 +94,7 @@ def parse_calls(calls: Iterable[int] | str | None, rules: Ruleset) -> tuple[int,
     if len(vals) != 4:
         raise CallError(f"calls need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer):
-            raise CallError(f"seat {seat} called {v!r}: calls are whole numbers (ints)")
+        check_int(v, f"seat {seat}'s call", error=CallError)
         if not rules.min_call <= v <= rules.max_call:
             raise CallError(
                 f"seat {seat} called {v!r}: {rules.name} calls are "
@@ -448,8 +448,7 @@ def _four_ints(
     if len(vals) != 4:
         raise error(f"{what} need one value per seat (4), got {len(vals)}")
     for seat, v in enumerate(vals):
-        if not isinstance(v, int | np.integer) or isinstance(v, bool):
-            raise error(f"seat {seat}: {what} must be whole numbers, got {v!r}")
+        check_int(v, f"seat {seat}'s {what}", error=error)
     return (int(vals[0]), int(vals[1]), int(vals[2]), int(vals[3]))
 
 

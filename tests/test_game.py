@@ -387,7 +387,7 @@ def test_match_to_target_score() -> None:
         ("modern", [3, 4, 2, 14], [5, 3, 2, 3], CallError, "seat 3 called 14"),
         ("modern", [3, 4, 2], [5, 3, 2, 3], CallError, "calls need one value per seat (4), got 3"),
         ("modern", "3,x,2,3", [5, 3, 2, 3], CallError, "calls must be four whole numbers"),
-        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], CallError, "seat 3: calls must be whole"),
+        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], CallError, "seat 3's calls must be a whole number"),
         ("modern", [3, 4, 2, 3], [5, 3, 2, 2], IllegalPlayError, "tricks must sum to 13, got 12"),
         ("modern", [3, 4, 2, 3], [14, 0, 0, -1], IllegalPlayError, "seat 0 took 14 tricks"),
     ],
@@ -460,7 +460,7 @@ def test_numpy_ints_as_cards_seats_calls_and_tricks() -> None:
     result = m.record_deal(np.array([3, 3, 3, 3]), np.array([4, 3, 3, 3]))
     assert result.calls == (3, 3, 3, 3) and result.scores == (31, 30, 30, 30)
     assert all(type(x) is int for x in (*result.calls, *result.tricks, *m.totals))
-    with pytest.raises(IllegalPlayError, match="seat 0: tricks must be whole numbers"):
+    with pytest.raises(IllegalPlayError, match="seat 0's tricks must be a whole number"):
         m.record_deal([3, 3, 3, 3], np.array([4.0, 3, 3, 3]))
-    with pytest.raises(IllegalPlayError, match="whole numbers, got True"):
+    with pytest.raises(IllegalPlayError, match="whole number, got True"):
         m.record_deal([3, 3, 3, 3], [True, 4, 4, 4])

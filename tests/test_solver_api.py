@@ -100,8 +100,8 @@ def test_bad_positions() -> None:
         outside = _fake(ok)  # a duck-typed position whose first hand is not a 52-card mask
         outside.hands[0] = SimpleNamespace(mask=1 << 52)
         solver.solve(outside, 0)  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match="rules are needed"):
-        solver.solve(Deal.random(1), 0)
+    # a deal without rules is solved under rules.DEFAULT_RULES
+    assert solver.solve(Deal.random(1), 0) == solver.solve(Deal.random(1), 0, "online")
     with pytest.raises(SolverInputError, match="Position or a Deal"):
         solver.solve(42, 0, "modern")  # type: ignore[arg-type]
     assert issubclass(SolverInputError, CallbreakLabError)
@@ -221,7 +221,7 @@ def test_card_values_within_refuses_a_bad_window() -> None:
         solver.card_values_within(p, 0, lo=3, hi=2)
     with pytest.raises(SolverInputError, match="lo <= hi"):
         solver.card_values_within(p, 0, lo=-1, hi=2)
-    with pytest.raises(SolverInputError, match="hi must be an int"):
+    with pytest.raises(SolverInputError, match="hi must be a whole number"):
         solver.card_values_within(p, 0, lo=0, hi=2.5)  # type: ignore[arg-type]
     with pytest.raises(SeatError):
         solver.card_values_within(p, 4, lo=0, hi=2)
@@ -254,7 +254,7 @@ def test_card_values_of_some_cards_are_those_cards_full_values(preset: str) -> N
 def test_card_values_refuse_a_bad_card_mask() -> None:
     p = late_position(2, "online", 24)
     illegal = ((1 << 52) - 1) & ~p.legal_mask()
-    with pytest.raises(SolverInputError, match="cards must be a mask"):
+    with pytest.raises(SolverInputError, match=r"cards \(a mask of cards\) must be a whole number"):
         solver.card_values(p, p.to_move, cards="AS")  # type: ignore[arg-type]
     with pytest.raises(SolverInputError, match="non-empty mask"):
         solver.card_values(p, p.to_move, cards=0)
@@ -350,7 +350,11 @@ def test_batches_in_order_and_parallel() -> None:
     positions = [late_position(s, "modern", 20) for s in range(6)]
     seq = [solver.dd_table(p) for p in positions]
     for jobs in (1, 2):
-        tables = solver.dd_tables(positions, None, n_jobs=jobs, progress=jobs == 2)
+        reports: list[tuple[int, int]] = []
+        tables = solver.dd_tables(
+            positions, None, n_jobs=jobs, progress=lambda done, n: reports.append((done, n))
+        )
+        assert reports[-1] == (6, 6) and all(n == 6 for _, n in reports)
         assert isinstance(tables, np.ndarray) and tables.shape == (6, 4)
         assert [tuple(int(x) for x in row) for row in tables] == seq
         assert solver.solve_many(positions, 2, n_jobs=jobs) == [t[2] for t in seq]

@@ -81,7 +81,7 @@ def test_a_team_has_a_lifetime() -> None:
 
 @pytest.mark.parametrize("bad", [0, 5, True, 2.0, "2"])
 def test_a_team_of_a_wrong_size_is_refused(bad: Any) -> None:
-    with pytest.raises(UsageError, match=r"1\.\.4 threads"):
+    with pytest.raises(UsageError, match=r"threads must be a whole number 1\.\.4"):
         SolverTeam(bad)
 
 

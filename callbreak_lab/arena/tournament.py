@@ -1,6 +1,6 @@
 """Duplicate tournaments: ``run(players, rules, deals, seed)`` and its report.
 
-Deal ``j`` of a tournament is ``Deal.random(numpy.random.default_rng([seed, j]))``, so the same
+Deal ``j`` of a tournament is ``Deal.seeded(seed, j)``, so the same
 seed gives the same deals whatever the tournament's size. Consecutive deals form matches of
 ``rules.match_deals`` deals (5 in every preset; 5 when a variation has none), whose running totals
 the players see. Every match is played four times, rotation ``r`` putting entry ``(t + r) % 4`` of
@@ -52,7 +52,7 @@ from callbreak_lab.arena.records import (
 )
 from callbreak_lab.arena.referee import play_match
 from callbreak_lab.cards import Deal
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import UsageError, check_int
 from callbreak_lab.util.parallel import check_backend, parallel_results
 from callbreak_lab.util.stats import mean_se
 from callbreak_lab.rules import Ruleset
@@ -540,12 +540,6 @@ def summarise(
 # --- running one --------------------------------------------------------------------------------
 
 
-def _whole(x: object, what: str, low: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer) or int(x) < low:
-        raise UsageError(f"{what} must be a whole number >= {low}, got {x!r}")
-    return int(x)
-
-
 def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, backend, records)
     players: Sequence[PlayerSpec],
     rules: Ruleset | str = "online",
@@ -568,8 +562,8 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
     it, a protocol bot gets it as ``timeBudget``); ``records``: a directory that receives one
     JSON record per board (``records.Board``); ``progress``: a tqdm bar."""
     r = Ruleset.coerce(rules)
-    n = _whole(deals, "deals", 1)
-    seed = _whole(seed, "seed", 0)
+    n = check_int(deals, "deals", low=1)
+    seed = check_int(seed, "seed", low=0)
     jobs = int(jobs)
     if jobs == 0:
         raise UsageError("jobs must not be 0 (1: in this process, -1: every core)")

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.cards import N_TRICKS
-from callbreak_lab.errors import CallError, ModelError, RulesError
+from callbreak_lab.errors import CallError, ModelError, RulesError, check_int
 
 __all__ = [
     "SUM_TOLERANCE",
@@ -311,7 +311,4 @@ def check_earlier_calls(
             f"got {len(calls)}"
         )
     lo, hi = rules.min_call, rules.max_call
-    for c in calls:
-        if isinstance(c, bool) or not isinstance(c, int | np.integer) or not lo <= c <= hi:
-            raise CallError(f"an earlier call must be a whole number {lo}..{hi}, got {c!r}")
-    return tuple(int(c) for c in calls)
+    return tuple(check_int(c, "an earlier call", low=lo, high=hi, error=CallError) for c in calls)

@@ -14,7 +14,7 @@ Layout under ``<data_dir>/<profile>/``:
 * ``dataset.json``: the card (profile, switches, count, seed, chunk size, solver version, content
   hash, created date, chunk list).
 
-Deal ``i`` is ``Deal.random(np.random.default_rng([seed, i]))``: it depends only on ``(seed, i)``,
+Deal ``i`` is ``Deal.seeded(seed, i)``: it depends only on ``(seed, i)``,
 never on chunking or worker count. Every file is written atomically (temporary file in the same
 directory, fsync, ``os.replace``), so a killed run leaves whole chunks or none; a rerun validates
 each chunk it finds (loadable, right keys, shapes, indices, seed, deals, solver version), reuses
@@ -44,7 +44,7 @@ import numpy as np
 
 from callbreak_lab import __version__
 from callbreak_lab.cards import Deal, Hand
-from callbreak_lab.errors import DataError
+from callbreak_lab.errors import DataError, check_int
 from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.util.parallel import check_backend, parallel_results
 from callbreak_lab.rules import PRESETS, Ruleset
@@ -155,15 +155,9 @@ def solver_version() -> tuple[str, str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _check_int(x: object, what: str, low: int = 0) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer) or x < low:
-        raise DataError(f"{what} must be an int >= {low}, got {x!r}")
-    return int(x)
-
-
 def deal_masks(seed: int, start: int, stop: int) -> np.ndarray:
     """``(stop - start, 4)`` uint64 masks of deals ``start..stop-1`` of a seeded dataset."""
-    seed = _check_int(seed, "seed")
+    seed = check_int(seed, "seed", low=0, error=DataError)
     out = np.zeros((max(stop - start, 0), 4), dtype=np.uint64)
     for row, i in enumerate(range(start, stop)):
         out[row] = Deal.seeded(seed, i).masks()
@@ -350,13 +344,13 @@ def generate(  # noqa: PLR0913  (the public keyword API: folder, chunking, paral
     """
     t0 = time.perf_counter()
     profile = profile_of(profile)
-    n = _check_int(n, "n", 1)
+    n = check_int(n, "n", low=1, error=DataError)
     if n > MAX_DEALS:
         raise DataError(
             f"n must be at most {MAX_DEALS:,} (chunk file names hold 9 digits), got {n:,}"
         )
-    seed = _check_int(seed, "seed")
-    chunk_size = _check_int(chunk_size, "chunk_size", 1)
+    seed = check_int(seed, "seed", low=0, error=DataError)
+    chunk_size = check_int(chunk_size, "chunk_size", low=1, error=DataError)
     n_jobs = int(n_jobs)
     if n_jobs == 0:
         raise DataError("n_jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")

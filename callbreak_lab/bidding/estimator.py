@@ -51,7 +51,7 @@ from callbreak_lab.bidding.features import (
     validate_hands,
 )
 from callbreak_lab.bidding.learners import LEARNERS, Head, fit_head, oof_proba
-from callbreak_lab.errors import ModelError
+from callbreak_lab.errors import ModelError, check_int
 from callbreak_lab.rules import Ruleset
 
 #: columns of the estimator's input ``X`` (see the module docstring and :func:`encode_hands`)
@@ -242,8 +242,7 @@ class BidModel(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # scikit-
             raise ModelError(
                 f"augment_side_suits must be True or False, got {self.augment_side_suits!r}"
             )
-        if not isinstance(self.cv, numbers.Integral) or isinstance(self.cv, bool) or self.cv < 2:
-            raise ModelError(f"cv (calibration folds) must be a whole number >= 2, got {self.cv!r}")
+        check_int(self.cv, "cv (calibration folds)", low=2, error=ModelError)
         if self.calibration not in _CALIBRATIONS:
             raise ModelError(
                 f"unknown calibration {self.calibration!r} (one of {', '.join(_CALIBRATIONS)})"

@@ -18,7 +18,7 @@ from typing import TypeAlias
 import numpy as np
 
 from callbreak_lab.cards import FULL_MASK, Deal, Hand, HandLike, as_rng, check_seat
-from callbreak_lab.errors import HandError, NotationError, SolverInputError
+from callbreak_lab.errors import HandError, NotationError, SolverInputError, check_int
 
 __all__ = [
     "MAX_LAYOUTS",
@@ -254,8 +254,7 @@ def deal_around(
     voids this reduces to the ordinary random deal. Impossible constraints raise
     ``SolverInputError`` before any drawing. Deterministic for an int seed or a given Generator.
     """
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-        raise SolverInputError(f"n must be a non-negative int, got {n!r}")
+    n = check_int(n, "n", low=0, error=SolverInputError)
     if n > MAX_LAYOUTS:  # the arrays alone would not fit in memory long before solving ended
         raise SolverInputError(f"n must be at most {MAX_LAYOUTS:,} layouts, got {n:,}")
     fixed, _ = _fixed_masks(hand, seat, known)

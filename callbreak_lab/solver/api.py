@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.cards import Card, Deal, Hand, check_seat, play_order_key
-from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.errors import SolverInputError, UsageError, check_int
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 
@@ -98,12 +98,8 @@ def engine(threads: int | None = None) -> Engine:
     another count is a UsageError, not a new engine, because replacing it would drop the
     thread's table (about 90 MB of entries) and the settings callers made on it (e.g.
     ``helper_gate``), while callers still holding it would go on searching on the old one."""
-    if threads is not None and (
-        isinstance(threads, bool)
-        or not isinstance(threads, int | np.integer)
-        or threads not in (1, 2)
-    ):
-        raise UsageError(f"engine: threads must be 1 or 2 (or None), got {threads!r}")
+    if threads is not None:
+        check_int(threads, "engine: threads (or None)", low=1, high=2)
     eng: Engine | None = getattr(_LOCAL, "engine", None)
     if eng is None:
         n = default_threads() if threads is None else int(threads)
@@ -390,20 +386,12 @@ def _check_cards(root: Root, cards: object) -> int | None:
     """``cards`` as a mask that holds a legal card of the mover (None stays None)."""
     if cards is None:
         return None
-    if isinstance(cards, bool) or not isinstance(cards, int | np.integer):
-        raise SolverInputError(f"cards must be a mask of cards (an int), got {cards!r}")
-    only = int(cards)
+    only = check_int(cards, "cards (a mask of cards)", error=SolverInputError)
     if not 0 < only < 1 << 52:
         raise SolverInputError(f"cards must be a non-empty mask of the 52 cards, got {cards!r}")
     if not only & legal_mask(root):
         raise SolverInputError(f"cards holds none of the mover's legal cards: {Hand(only)}")
     return only
-
-
-def _check_int(name: str, bound: object) -> None:
-    """A bound given by the caller is a whole number (not a bool, a float or text)."""
-    if isinstance(bound, bool) or not isinstance(bound, int | np.integer):
-        raise SolverInputError(f"{name} must be an int, got {bound!r}")
 
 
 def values_within(
@@ -450,8 +438,8 @@ def card_values_within(
     seat = check_seat(seat)
     root = make_root(position, rules)
     only = _check_cards(root, cards)
-    _check_int("lo", lo)
-    _check_int("hi", hi)
+    check_int(lo, "lo", error=SolverInputError)
+    check_int(hi, "hi", error=SolverInputError)
     if not 0 <= int(lo) <= int(hi):
         raise SolverInputError(f"the window needs 0 <= lo <= hi, got lo={lo}, hi={hi}")
     eng = engine()
@@ -480,9 +468,9 @@ def card_values(
     seat = check_seat(seat)
     root = make_root(position, rules)
     only = _check_cards(root, cards)
-    _check_int("at_least", at_least)
+    check_int(at_least, "at_least", error=SolverInputError)
     if at_most is not None:
-        _check_int("at_most", at_most)
+        check_int(at_most, "at_most", error=SolverInputError)
     if at_most is not None and int(at_most) < int(at_least):
         raise SolverInputError(f"at_most ({at_most}) is below at_least ({at_least})")
     if int(at_least) > root.left:  # no value can reach it: a wrong bound, not a clamp

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import UsageError, check_int
 from callbreak_lab.solver._engine import Engine
 from callbreak_lab.solver.api import engine
 
@@ -42,13 +42,7 @@ class SolverTeam:
     threads."""
 
     def __init__(self, threads: int) -> None:
-        if (
-            isinstance(threads, bool)
-            or not isinstance(threads, int)
-            or not 1 <= threads <= MAX_THREADS
-        ):
-            raise UsageError(f"a solver team has 1..{MAX_THREADS} threads, got {threads!r}")
-        self.threads = threads
+        self.threads = check_int(threads, "a solver team's threads", low=1, high=MAX_THREADS)
         self._closed = False
         self._pool = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="callbreak-team", initializer=self._init

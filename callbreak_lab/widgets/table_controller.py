@@ -18,7 +18,7 @@ from callbreak_lab.analysis.review import SingleDummyReview, review_play
 from callbreak_lab.arena.players import make_player
 from callbreak_lab.arena.referee import seat_seed, seat_view
 from callbreak_lab.cards import Card, Deal, check_seat
-from callbreak_lab.errors import CallbreakLabError, UsageError
+from callbreak_lab.errors import CallbreakLabError, UsageError, check_int
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
 from callbreak_lab.widgets.controllers import Observable
@@ -47,11 +47,8 @@ class PlayTable(Observable):
         self.seat = check_seat(seat)
         self.seed = int(seed)
         self.opponents = opponents
-        for name, n in (("hint_layouts", hint_layouts), ("review_layouts", review_layouts)):
-            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-                raise UsageError(f"{name} must be an int >= 1, got {n!r}")
-        self.hint_layouts = hint_layouts
-        self.review_layouts = review_layouts
+        self.hint_layouts = check_int(hint_layouts, "hint_layouts", low=1)
+        self.review_layouts = check_int(review_layouts, "review_layouts", low=1)
         #: a hint starts no new layout after this many seconds (a few deals at trick 1 need
         #: seconds a layout); None: every layout
         self.hint_seconds = hint_seconds
