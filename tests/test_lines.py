@@ -296,7 +296,7 @@ def test_errors() -> None:
     with pytest.raises(SolverInputError, match="step index"):
         line.branch(99, "3H")
     for index in (1.5, True, "1"):  # 1.5 and "1" were TypeErrors, True was step 1
-        with pytest.raises(SolverInputError, match="step index must be an int"):
+        with pytest.raises(SolverInputError, match="step index must be a whole number"):
             line.position(index)  # type: ignore[arg-type]
     with pytest.raises(IllegalPlayError, match="does not hold AS"):
         line.branch(0, "AS")
@@ -314,7 +314,7 @@ def test_errors() -> None:
         play_line(pos.deal, 1)
     with pytest.raises(SolverInputError, match="need a Position, a Deal or deal text, got int"):
         play_line(5, 1, "home")  # type: ignore[arg-type]
-    with pytest.raises(CallError, match="whole numbers"):
+    with pytest.raises(CallError, match="seat 0.s call must be a whole number"):
         play_line(pos, 1, calls=[3.0, 3, 3, 3])  # type: ignore[list-item]
     with pytest.raises(CallError, match="whole numbers, got 5"):
         play_line(pos, 1, calls=5)  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ from callbreak_lab.cards import (
     lowest_card,
     play_order_key,
 )
-from callbreak_lab.errors import IllegalPlayError, SolverInputError
+from callbreak_lab.errors import IllegalPlayError, SolverInputError, check_int
 from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Legal, Reason, Ruleset
 
@@ -262,10 +262,7 @@ class Line:
     def position(self, step_index: int | None = None) -> Position:
         """The position before step ``step_index`` (the end of the line when None)."""
         n = len(self.steps) if step_index is None else step_index
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise SolverInputError(f"step index must be an int, got {step_index!r}")
-        if not 0 <= n <= len(self.steps):
-            raise SolverInputError(f"step index must be 0..{len(self.steps)}, got {step_index}")
+        n = check_int(n, "step index", low=0, high=len(self.steps), error=SolverInputError)
         p = self.start.copy()
         for s in self.steps[:n]:
             p.play(s.card)
@@ -277,10 +274,8 @@ class Line:
 
     def branch(self, step_index: int, card: CardLike) -> Line:
         """Replace the card at ``step_index`` with another legal card and play on from there."""
-        if isinstance(step_index, bool) or not isinstance(step_index, int):
-            raise SolverInputError(f"step index must be an int, got {step_index!r}")
-        if not 0 <= step_index < len(self.steps):
-            raise SolverInputError(f"step index must be 0..{len(self.steps) - 1}, got {step_index}")
+        last = len(self.steps) - 1
+        step_index = check_int(step_index, "step index", low=0, high=last, error=SolverInputError)
         c = Card.parse(card)
         old = self.steps[step_index]
         pos = self.position(step_index)
@@ -442,11 +437,10 @@ def _advice(advice: Advice, layouts: int, seed: int) -> tuple[int, int] | None:
         raise SolverInputError(f"advice must be 'double' or 'single', got {advice!r}")
     if advice == "double":
         return None
-    if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
-        raise SolverInputError(f"layouts (a decision) must be an int >= 1, got {layouts!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SolverInputError(f"seed must be an int, got {seed!r}")
-    return (layouts, seed)
+    return (
+        check_int(layouts, "layouts (a decision)", low=1, error=SolverInputError),
+        check_int(seed, "seed", error=SolverInputError),
+    )
 
 
 def play_line(

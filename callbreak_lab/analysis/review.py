@@ -34,7 +34,7 @@ from typing import Any
 from callbreak_lab.analysis.advice import SingleDummy, single_dummy_values, values_from_knowledge
 from callbreak_lab.analysis.lines import Step, judged_step
 from callbreak_lab.cards import Card, CardLike, Deal, Hand, play_order_key
-from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError
+from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError, check_int
 from callbreak_lab.game import Position, parse_calls, parse_record, record_seats
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, replay_seen
@@ -414,10 +414,8 @@ def _summaries(
 def _check(layouts: int, seed: int, seats: Iterable[int] | None) -> tuple[int, ...]:
     from callbreak_lab.cards import check_seat
 
-    if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
-        raise UsageError(f"layouts a decision must be an int >= 1, got {layouts!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise UsageError(f"seed must be an int, got {seed!r}")
+    check_int(layouts, "layouts (a decision)", low=1)
+    check_int(seed, "seed")
     chosen = tuple(sorted({check_seat(s) for s in seats})) if seats is not None else (0, 1, 2, 3)
     if not chosen:
         raise UsageError("seats: give at least one seat to judge")
@@ -458,8 +456,7 @@ def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the j
     ):
         raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     played = read_plays(plays)
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= len(played):
-        raise UsageError(f"first must be a card index 0..{len(played)}, got {first!r}")
+    first = check_int(first, "first (a card index)", low=0, high=len(played))
     stopped = False
     pos = Position(d, r)
     tick, bar = _bar(progress, len(played), "single-dummy review")
