@@ -184,3 +184,28 @@ def test_history_indices_may_be_numpy_ints() -> None:
     tricks = parse_history(h)
     assert tricks == parse_history(plain)
     assert all(type(t.start) is int and type(t.winner) is int for t in tricks)
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_a_request_tells_the_bot_what_the_arena_s_view_tells_its_player(index: int) -> None:
+    """``knowledge_of_request`` of the ``/play`` body the arena sends a protocol bot is the
+    knowledge of the arena's own view: the seat, hand, plays, calls and the match standing,
+    whichever protocol index led the first trick."""
+    import numpy as np
+
+    from callbreak_lab.arena.bhoos import knowledge_of_request
+    from callbreak_lab.arena.protocol import play_body
+    from callbreak_lab.arena.referee import seat_view
+    from callbreak_lab.seat import Knowledge
+
+    rng = np.random.default_rng(index)
+    pos = Position(Deal.seeded(62, index), "online")
+    for _ in range(int(rng.integers(0, 52))):
+        legal = sorted(pos.legal_cards())
+        pos.play(legal[int(rng.integers(len(legal)))])
+    calls = [int(c) for c in rng.integers(1, 9, size=4)]
+    totals = tuple(int(t) for t in rng.integers(-300, 300, size=4))
+    view = seat_view(pos, pos.to_move, calls, totals=totals, deal_number=int(rng.integers(1, 6)))
+    k = knowledge_of_request(play_body(view, 1000))
+    assert k == Knowledge.of_view(view)
+    assert k.totals == totals and k.calls == tuple(calls) and k.deals_left == 5 - view.deal_number
