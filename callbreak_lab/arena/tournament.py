@@ -568,7 +568,7 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
     if jobs == 0:
         raise UsageError("jobs must not be 0 (1: in this process, -1: every core)")
     if budget_ms is not None:
-        budget_ms = _whole(budget_ms, "budget_ms", 1)
+        budget_ms = check_int(budget_ms, "budget_ms", low=1)
     check_backend(backend, client, address, UsageError)
     if len(players) != 4:
         raise UsageError(f"a tournament needs four players, got {len(players)}")
