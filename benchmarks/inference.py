@@ -3,7 +3,7 @@ the calls and the cards played under the learned play policy.
 
     .venv/bin/python benchmarks/inference.py [--deals 100] [--rules online,modern]
         [--players model] [--betas 0,1,2,4] [--layouts 32] [--play-weights 1]
-        [--floor 0.02] [--seed 0] [--oversample 8] [--min-ess 0]
+        [--floor 0.02] [--seed 0] [--oversample 8]
 
 Plays ``--deals`` seeded tournament deals (seed ``--seed``, the first rotation only) with four
 ``--players`` (``model``: the bid model's calls and simple card play; ``simple``:
@@ -15,9 +15,9 @@ the uniform sampler), and reports the share of the hidden cards a layout puts in
 really holds them (averaged over cards, layouts, seats and deals), ± its standard error by
 deal. A random guess among the other three seats scores 1/3 at the start. Each of
 ``--play-weights`` adds a row "calls + play policy": the calls' ``beta`` = ``seat.layouts.BETA``
-and the plays' likelihood with that weight and ``--floor``, with the mean effective sample size
-of the candidates' weights; ``--min-ess`` tempers the plays' weight down where the effective
-sample size would fall under it (``seat.layouts.tempered``).
+and the plays' likelihood with that weight and ``--floor`` (``seat.layouts.draw(play_weight=...)``,
+the dealer's weighing of the plays), with the mean effective sample size of the candidates'
+weights.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ def placed_right(  # noqa: PLR0913  (one measurement's knobs)
     play_weight: float = 0.0,
     floor: float = 0.02,
     oversample: int = OVERSAMPLE,
-    min_ess: float = 0.0,
 ) -> tuple[float, float]:
     """Share of the hidden cards that ``seat`` sees in the right seat, over ``n`` layouts, and
     the effective sample size of the candidates' weights."""
@@ -74,7 +73,6 @@ def placed_right(  # noqa: PLR0913  (one measurement's knobs)
         play_weight=play_weight,
         play_floor=floor,
         oversample=oversample,
-        min_ess=min_ess,
     )
     seen = hand_now
     for _, c in history:
@@ -99,7 +97,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", type=float, default=0.02)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--oversample", type=int, default=OVERSAMPLE)
-    ap.add_argument("--min-ess", type=float, default=0.0)
     args = ap.parse_args(argv)
     rows = [(float(b), 0.0) for b in args.betas.split(",") if b]
     rows += [(BETA, float(w)) for w in args.play_weights.split(",") if w]
@@ -113,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         print(
             f"\n{rules}, {len(boards)} deals (seed {args.seed}), players {args.players}, "
-            f"{args.layouts} layouts, floor {args.floor:g}, oversample {args.oversample}, "
-            f"min ESS {args.min_ess:g}"
+            f"{args.layouts} layouts, floor {args.floor:g}, oversample {args.oversample}"
         )
         print("| layouts weighted by | start of play | after 4 tricks | after 8 tricks | ESS |")
         print("|---|---|---|---|---|")
@@ -134,7 +130,6 @@ def main(argv: list[str] | None = None) -> int:
                             weight,
                             args.floor,
                             args.oversample,
-                            args.min_ess,
                         )
                         for s in range(4)
                     ]

@@ -6,7 +6,7 @@ T, and from trick T on judges its card over the true layout alone, by the same e
 rule (``seat.outcomes.card_outcomes`` of one layout): exactly what a dealer that placed every
 hidden card right from trick T would give the player. Against a field (``--field``, three
 ``pimc`` by default), in a duplicate tournament of ``--deals`` deals, each ``--from`` trick in
-turn. ``peek1`` is the whole ceiling of reading the table (``cheater:model`` plays for the
+turn. ``peek1`` is the whole ceiling of reading the table (``CheaterPlayer("model")`` plays for the
 double-dummy value instead of the score); what is left of it at ``peek5`` and ``peek9`` is all
 any inference from the cards played could add once they are on the table.
 
@@ -49,7 +49,7 @@ class PeekPlayer(StrongPlayer):
     sees_deal = True
 
     def __init__(self, from_trick: int, budget_ms: int | None, judge: str = "dd") -> None:
-        super().__init__(budget_ms=budget_ms)
+        super().__init__(time_limit=None if budget_ms is None else budget_ms / 1000)
         self.from_trick = from_trick
         self.judge = judge
         self.name = f"peek{from_trick}" + ("" if judge == "dd" else f":{judge}")
@@ -120,11 +120,10 @@ def main() -> None:
         report = arena.run(
             [peek, args.field, args.field, args.field],
             args.rules,
-            args.deals,
-            args.seed,
-            jobs=args.jobs,
-            budget_ms=args.budget,
-            progress=False,
+            deals=args.deals,
+            seed=args.seed,
+            n_jobs=args.jobs,
+            time_limit=None if args.budget is None else args.budget / 1000,
         )
         m = report.margin(peek.label, args.field)
         p = report.player(peek.label)

@@ -1,14 +1,16 @@
 """What a policy's card loses on the true layout: the decision-level measure behind the arena.
 
     .venv/bin/python benchmarks/regret.py [--deals 40] [--rules online] [--players strong]
-        [--tricks 5-10] [--policies strong,strong:infer,strong:uniform] [--seed 0]
+        [--tricks 5-10] [--policies strong,infer,uniform] [--seed 0]
         [--judge dd|playout]
 
 Plays ``--deals`` seeded tournament deals (seed ``--seed``, the first rotation only) with four
 ``--players``; then at every decision with more than one legal card in ``--tricks`` it asks each
-of ``--policies`` (``make_player`` names; their ``seat.policy.SearchPolicy``, no time limit, the
-decision's seed) for the card, and judges it on the deal itself: each legal card's expected
-score of the seat's call over the one true layout (``seat.outcomes.card_outcomes``, the
+of ``--policies`` (``POLICIES``: the shipped ``strong``, ``pimc`` and ``learned`` policies and
+the experiments built here, ``infer`` (``strong`` over layouts weighed by the other seats' plays
+too: ``ReadingPolicy``), ``uniform`` (uniform layouts) and ``tricks`` (the mean value); no time
+limit, the decision's seed) for the card, and judges it on the deal itself: each legal card's
+expected score of the seat's call over the one true layout (``seat.outcomes.card_outcomes``, the
 double-dummy value after the card), the best of them minus the chosen card's. Reported per
 policy: the mean regret in points a decision ± s.e. by deal, its difference from the first
 policy's (paired by deal), the share of decisions where the chosen card is one of the true
@@ -28,6 +30,7 @@ import datetime
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,9 +39,50 @@ from callbreak_lab.arena.players import make_player
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.arena.tournament import tournament_deal
 from callbreak_lab.game import parse_record
-from callbreak_lab.seat import Knowledge, card_outcomes
+from callbreak_lab.seat import LEARNED, PIMC, STRONG, Knowledge, SearchPolicy, card_outcomes
+from callbreak_lab.seat.layouts import PLAY_OVERSAMPLE, PLAY_WEIGHT
+from callbreak_lab.seat.outcomes import Judgement, judge
 from callbreak_lab.seat.policy import decision_seed
 from callbreak_lab.solver.api import child, make_root, playout_of
+
+
+@dataclass(frozen=True)
+class ReadingPolicy(SearchPolicy):
+    """``strong``'s policy over layouts weighed by the other seats' plays under the learned
+    play policy as well as by their calls (``seat.layouts.draw(play_weight=...)``, from
+    ``PLAY_OVERSAMPLE`` candidates a layout)."""
+
+    play_weight: float = PLAY_WEIGHT
+
+    def judge(
+        self,
+        k: Knowledge,
+        seed: int,
+        *,
+        window: tuple[int, int] | None = None,
+        time_limit: float | None = None,
+    ) -> Judgement:
+        return judge(
+            k,
+            self.layouts,
+            seed,
+            beta=self.beta,
+            oversample=self.oversample,
+            play_weight=self.play_weight,
+            window=window,
+            time_limit=time_limit,
+        )
+
+
+#: the policies ``--policies`` names
+POLICIES: dict[str, SearchPolicy] = {
+    "strong": STRONG,
+    "pimc": PIMC,
+    "learned": LEARNED,
+    "infer": ReadingPolicy(fallback="learned", oversample=PLAY_OVERSAMPLE),
+    "uniform": STRONG.replace(beta=0.0),
+    "tricks": STRONG.replace(objective="tricks"),
+}
 
 
 def se_of(x: np.ndarray) -> float:
@@ -107,17 +151,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="online")
     ap.add_argument("--players", default="strong")
     ap.add_argument("--tricks", default="5-10")
-    ap.add_argument("--policies", default="strong,strong:infer,strong:uniform")
+    ap.add_argument("--policies", default="strong,infer,uniform", help=", ".join(POLICIES))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--judge", choices=("dd", "playout"), default="dd")
     args = ap.parse_args(argv)
     tricks = parse_tricks(args.tricks)
     names = [p for p in args.policies.split(",") if p]
+    unknown = [n for n in names if n not in POLICIES]
+    if unknown:
+        raise SystemExit(f"--policies: unknown {unknown} (one of {', '.join(POLICIES)})")
     t0 = time.time()
     print(f"# {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
     for rules in args.rules.split(","):
         players = [make_player(args.players, rules) for _ in range(4)]
-        policies = {n: make_player(n, rules).policy for n in names}  # type: ignore[attr-defined]
+        policies = {n: POLICIES[n] for n in names}
         boards = [
             play_deal(tournament_deal(args.seed, j), rules, players, seed=args.seed, deal_index=j)
             for j in range(args.deals)

@@ -81,13 +81,14 @@ class Recorder:
 
 def timing(args: argparse.Namespace) -> None:
     rules = Ruleset.preset(args.rules)
-    rec = Recorder(make_player(args.players, rules, args.budget))
-    others = [make_player("pimc", rules, args.budget) for _ in range(3)]
+    limit = args.budget / 1000
+    rec = Recorder(make_player(args.players, rules, time_limit=limit))
+    others = [make_player("pimc", rules, time_limit=limit) for _ in range(3)]
     faults = 0
     t0 = time.perf_counter()
     for i in range(args.deals):
         board = play_deal(
-            tournament_deal(0, i), rules, [rec, *others], budget_ms=args.budget, deal_index=i
+            tournament_deal(0, i), rules, [rec, *others], time_limit=limit, deal_index=i
         )
         faults += sum(f.seat == 0 for f in board.faults)
     wall = time.perf_counter() - t0

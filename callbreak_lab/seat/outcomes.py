@@ -392,6 +392,7 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
     beta: float = BETA,
     oversample: int = OVERSAMPLE,
     exact_limit: int = 0,
+    play_weight: float = 0.0,
     window: tuple[int, int] | None = None,
     objective_call: bool = True,
     time_limit: float | None = None,
@@ -401,14 +402,23 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
 ) -> Judgement:
     """Draw -> solve -> outcomes, the path every judgement of a seat's card takes (the
     players' policy, single-dummy advice and reviews): ``layouts`` layouts of the hidden cards
-    drawn for ``k`` (``seat.layouts.draw`` with ``beta``, ``oversample``, ``exact_limit``; every
-    consistent layout with its weight when there are at most ``exact_limit``), solved within
+    drawn for ``k`` (``seat.layouts.draw`` with ``beta``, ``oversample``, ``exact_limit``,
+    ``play_weight``; every consistent layout with its weight when there are at most
+    ``exact_limit``; the other seats' plays weigh them too with ``play_weight`` > 0), solved within
     ``time_limit`` seconds counted from this call (``solve_layouts`` with ``window``,
     ``n_jobs``, ``keep_first``, ``progress``), and each card's :class:`CardOutcome` over the
     layouts solved, scored against the seat's own call (``objective_call`` False: judged by
     tricks alone). No layout fitting the table gives no rows and no outcomes."""
     t0 = time.perf_counter()
-    drawn = draw(k, layouts, seed, beta=beta, oversample=oversample, exact_limit=exact_limit)
+    drawn = draw(
+        k,
+        layouts,
+        seed,
+        beta=beta,
+        oversample=oversample,
+        exact_limit=exact_limit,
+        play_weight=play_weight,
+    )
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
     solved = solve_layouts(
         k,

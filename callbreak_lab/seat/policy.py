@@ -45,7 +45,7 @@ from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
 from callbreak_lab.seat.layouts import BETA, OVERSAMPLE
-from callbreak_lab.seat.outcomes import CardOutcome, judge
+from callbreak_lab.seat.outcomes import CardOutcome, Judgement, judge
 
 __all__ = [
     "LEARNED",
@@ -222,15 +222,7 @@ class SearchPolicy:
         remaining = None
         if time_limit is not None:
             remaining = max(0.0, self.budget_share * time_limit - (time.perf_counter() - t0))
-        found = judge(
-            k,
-            self.layouts,
-            seed,
-            beta=self.beta,
-            oversample=self.oversample,
-            window=window,
-            time_limit=remaining,
-        )
+        found = self.judge(k, seed, window=window, time_limit=remaining)
         card, how = None, f"{self.fallback} (no layout solved)"
         if found.outcomes is not None:
             card, how = found.outcomes.best(objective), "search"
@@ -250,6 +242,27 @@ class SearchPolicy:
             slowest=found.solved.slowest,
             stopped=found.solved.stopped,
             elapsed_ms=(time.perf_counter() - t0) * 1000,
+        )
+
+    def judge(
+        self,
+        k: Knowledge,
+        seed: int,
+        *,
+        window: tuple[int, int] | None = None,
+        time_limit: float | None = None,
+    ) -> Judgement:
+        """The layouts the policy weighs for ``k`` and each card's outcome over them
+        (``seat.outcomes.judge`` with the policy's ``layouts``, ``beta`` and ``oversample``),
+        the values placed in ``window``, within ``time_limit`` seconds."""
+        return judge(
+            k,
+            self.layouts,
+            seed,
+            beta=self.beta,
+            oversample=self.oversample,
+            window=window,
+            time_limit=time_limit,
         )
 
     def _window(self, k: Knowledge, objective: Objective) -> tuple[int, int] | None:
