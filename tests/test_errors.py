@@ -173,7 +173,7 @@ def _illegal_card() -> Any:
         (lambda: Hand.parse("AKQ.T98"), HandError, "'AKQ.T98'"),
         (lambda: Ruleset.preset("bridge"), RulesError, "unknown ruleset 'bridge'"),
         (lambda: Ruleset.preset("modern+overtake"), RulesError, "variation 'overtake'"),
-        (lambda: Ruleset.coerce(None), RulesError, "rules are needed"),
+        (lambda: Ruleset.coerce(None, default="pagat+x"), RulesError, "variation 'x'"),
         (_illegal_card, IllegalPlayError, "seat 0 does not hold"),
         (lambda: Ruleset.preset("home").check_call(1), CallError, "call 1 is outside home"),
         (_profile, ModelError, "no bid model for 'nope'"),

@@ -24,6 +24,7 @@ from callbreak_lab import (
     Ruleset,
 )
 from callbreak_lab.rules import (
+    DEFAULT_RULES,
     format_tenths,
     legal_cards,
     legal_cards_with_reasons,
@@ -374,9 +375,10 @@ def test_module_legal_cards_take_a_preset_name() -> None:
     """rules as a name was an AttributeError ('str' object has no attribute 'legal_cards')."""
     assert legal_cards("2S KD", "AH 6H 4S", "strict") == Hand.parse("2S")
     assert legal_cards_with_reasons("3H KH", "QH", "pagat+must_beat").legal == Hand.parse("KH")
-    for rules in ("bogus", None, 5):
+    for rules in ("bogus", 5):
         with pytest.raises(RulesError):
             legal_cards("AS", "", rules)  # type: ignore[arg-type]
+    assert legal_cards("2S KD", "AH 6H 4S", None) == legal_cards("2S KD", "AH 6H 4S", "online")
 
 
 def test_coerce_takes_a_ruleset_a_name_or_none_with_a_default() -> None:
@@ -386,17 +388,16 @@ def test_coerce_takes_a_ruleset_a_name_or_none_with_a_default() -> None:
     assert Ruleset.coerce(None, default="home") is PRESETS["home"]
     assert Ruleset.coerce(None, default=modern) is modern
     assert Ruleset.coerce("strict", default=modern) is PRESETS["strict"]
-    with pytest.raises(RulesError, match="rules are needed"):
-        Ruleset.coerce(None)
+    assert Ruleset.coerce(None) is PRESETS[DEFAULT_RULES] is PRESETS["online"]
     with pytest.raises(RulesError, match="rules must be a Ruleset or a preset name, got 5"):
         Ruleset.coerce(5)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="unknown ruleset 'bridge'"):
         Ruleset.coerce("bridge", default="modern")
 
 
-def test_score_with_no_ruleset_is_a_rules_error() -> None:
-    with pytest.raises(RulesError, match="rules are needed"):  # not an AttributeError any more
-        score(3, 3, None)  # type: ignore[arg-type]
+def test_score_with_no_ruleset_scores_by_the_default_rules() -> None:
+    assert score(3, 5, None) == score(3, 5, "online")  # type: ignore[arg-type]
+    assert score(3, 5, None) != score(3, 5, "home")  # type: ignore[arg-type]
     assert score(3, 5, PRESETS["strict"]) == score(3, 5, "strict") == 32
 
 
