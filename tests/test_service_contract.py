@@ -24,7 +24,7 @@ from callbreak_lab.arena import bhoos
 from callbreak_lab.bidding import calls as calls_
 from callbreak_lab.cards import Hand
 from callbreak_lab.game import Position
-from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset
 from callbreak_lab.service import Settings, create_app
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bidder import Bidder
@@ -67,7 +67,7 @@ def _examples(model: type[BaseModel]) -> list[dict[str, Any]]:
 
 
 def _rules(body: dict[str, Any]) -> Ruleset:
-    spec = body.get("rules", "modern")
+    spec = body.get("rules", DEFAULT_RULES)
     return Ruleset.preset(spec) if isinstance(spec, str) else Ruleset.from_dict(spec)
 
 
@@ -107,18 +107,19 @@ def _evaluate(body: dict[str, Any], data: dict[str, Any]) -> None:
         from callbreak_lab.rules import totals_of_points
 
         totals = totals_of_points(body["totals"]) if body.get("totals") is not None else None
-        match = match_call_for(fc.dist, body["seat"], rules, totals, body["deal_of_match"],
+        match = match_call_for(fc.dist, body["seat"], rules, totals=totals,
+                               deal_of_match=body["deal_of_match"],
                                earlier_calls=body.get("earlier_calls"))  # fmt: skip
         assert data["match"] == json.loads(json.dumps(match.to_dict()))
     mc = data["monte_carlo"]
-    if body.get("monte_carlo") is None:
+    if body.get("layouts") is None:
         assert mc is None
         return
     from callbreak_lab.analysis import montecarlo
 
-    n = body["monte_carlo"]
+    n = body["layouts"]
     ref = montecarlo.monte_carlo(hand, body["seat"], rules, layouts=n, seed=SETTINGS.seed)
-    assert (mc["samples"], mc["requested"], mc["stopped_early"]) == (n, n, False)
+    assert (mc["layouts"], mc["requested"], mc["stopped_early"]) == (n, n, False)
     assert mc["call"] == ref.best_call
     np.testing.assert_allclose(mc["distribution"], ref.playout_dist, atol=1e-12)
     np.testing.assert_allclose(mc["floor_distribution"], ref.dd_dist, atol=1e-12)
@@ -154,9 +155,9 @@ def _line(body: dict[str, Any], data: dict[str, Any]) -> None:
     pos = Position.replay(body["deal"], body.get("plays", ""), rules)
     c = body.get("calls")
     if body.get("playout"):
-        want = lines.playout_line(pos, rules, c)
+        want = lines.playout_line(pos, rules, calls=c)
     else:
-        want = lines.play_line(pos, body.get("seat", 0), rules, c)
+        want = lines.play_line(pos, body.get("seat", 0), rules, calls=c)
     assert data == _json(want.to_dict())
 
 
@@ -165,7 +166,7 @@ def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
 
     want = advise(
         body["hand"], body.get("plays", ""), _rules(body), body.get("calls"),
-        body.get("layouts", 32), body.get("seed", 0),
+        layouts=body.get("layouts", 32), seed=body.get("seed", 0),
     )  # fmt: skip
     assert data == _json(want.to_dict())
 
@@ -174,11 +175,13 @@ def _analyse(body: dict[str, Any], data: dict[str, Any]) -> None:
     from callbreak_lab.analysis import review
 
     deal, plays, rules, c = body["deal"], body["plays"], _rules(body), body.get("calls")
-    if body.get("single_dummy") is None:
-        want = review.analyse_play(deal, plays, rules, c).to_dict()
+    if body.get("layouts") is None:
+        want = review.analyse_play(deal, plays, rules, calls=c).to_dict()
     else:
-        n, seed, seats = body["single_dummy"], body.get("seed", 0), body.get("seats")
-        want = review.review_play(deal, plays, rules, c, n, seed, seats=seats).to_dict()
+        n, seed, seats = body["layouts"], body.get("seed", 0), body.get("seats")
+        want = review.review_play(
+            deal, plays, rules, calls=c, layouts=n, seed=seed, seats=seats
+        ).to_dict()
     assert data == _json(want)
 
 
@@ -191,7 +194,8 @@ def _bid(body: dict[str, Any], data: dict[str, Any]) -> None:
     if standing is not None:  # the context's round and totals: the call for the match
         from callbreak_lab.bidding.match import match_call_for
 
-        call = match_call_for(fc.dist, len(earlier), BID_RULES, *standing,
+        totals, number = standing
+        call = match_call_for(fc.dist, len(earlier), BID_RULES, totals=totals, deal_of_match=number,
                               earlier_calls=earlier or None).call  # fmt: skip
     assert data["value"] == max(1, min(8, call))
 
@@ -250,8 +254,8 @@ def test_each_answer_variant_is_among_the_examples(client: TestClient) -> None:
     kinds = {b.get("playout", False) for b in _examples(s.LineRequest)}
     assert kinds == {False, True}
     assert {b.get("calls") is None for b in _examples(s.AdviseRequest)} == {False, True}
-    assert {b.get("single_dummy") is None for b in _examples(s.AnalyseRequest)} == {False, True}
-    assert {b.get("monte_carlo") is None for b in _examples(s.EvaluateRequest)} == {False, True}
+    assert {b.get("layouts") is None for b in _examples(s.AnalyseRequest)} == {False, True}
+    assert {b.get("layouts") is None for b in _examples(s.EvaluateRequest)} == {False, True}
 
 
 def test_service_routes(client: TestClient) -> None:

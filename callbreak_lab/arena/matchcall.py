@@ -22,10 +22,16 @@ from pathlib import Path
 
 import numpy as np
 
-from callbreak_lab.arena.players import ModelPlayer, make_player, prepare_model, strong_call
+from callbreak_lab.arena.players import (
+    ModelPlayer,
+    make_player,
+    prepare_equity,
+    prepare_model,
+    strong_call,
+)
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.arena.tournament import tournament_deal
-from callbreak_lab.bidding.equity import DealScores, EquityModel, equity_model
+from callbreak_lab.bidding.equity import DealScores, EquityModel
 from callbreak_lab.errors import RulesError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.view import SeatView
@@ -52,16 +58,16 @@ class MatchModelPlayer(ModelPlayer):
         #: what decided the last call
         self.last_call = ""
 
-    def _equity(self, rules: Ruleset) -> EquityModel:
-        return equity_model(rules) if self.scores is None else _recorded(self.scores)
-
     def prepare(self, rules: Ruleset) -> None:
         prepare_model(rules)
+        if self.scores is None:
+            prepare_equity(rules)
+            return
         try:
             n = rules.match_length()
         except RulesError:
             return
-        model = self._equity(rules)
+        model = _recorded(self.scores)
         for left in range(n):  # draw the futures before the clock starts
             model.futures(left, first=1)
 

@@ -279,6 +279,21 @@ class PimcPlayer(PolicyPlayer):
         super().__init__(PIMC.replace(layouts=layouts, search_cards=search_cards), time_limit)
 
 
+def prepare_equity(rules: Ruleset) -> None:
+    """Load the match equity of ``rules`` and draw its futures before the clock starts (a
+    match played to a target score has none)."""
+    from callbreak_lab.bidding.equity import equity_model
+    from callbreak_lab.errors import RulesError
+
+    try:
+        n = rules.match_length()
+    except RulesError:
+        return
+    model = equity_model(rules)
+    for left in range(n):
+        model.futures(left, first=1)
+
+
 #: the Bhoos protocol's largest call (its calls are 1..8): ``strong`` and the bot call within it
 PROTOCOL_MAX_CALL = 8
 
@@ -296,12 +311,13 @@ def strong_call(
 ) -> tuple[int, str]:
     """The call of ``strong`` and of the service's bot from a forecast ``dist`` (``P(tricks =
     t)``, ``t = 0..13``) for ``seat`` under ``rules``, at most ``max_call`` (the protocol's
-    calls 1..8; None: the rules' range), and what decided it. Where the standing matters (a
-    deal after the match's first, ``totals`` in tenths and ``deal_number`` known): the call
-    with the best chance of winning the match (``bidding.match.match_call_for``, which keeps
-    the points-best call unless another clearly wins more matches; ``equity``: over other
-    recorded deals); otherwise, or when the equity cannot take the standing (a match played to
-    a target score, calls outside the range), the points-best call. ``earlier_calls``: the
+    calls 1..8; None: the rules' range), and what decided it. With the standing known
+    (``totals`` in tenths and ``deal_number``): the call with the best chance of winning the
+    match (``bidding.match.match_call_for``, which keeps the points-best call where the
+    standing cannot matter, the match's first deal or level totals early, and unless another
+    call clearly wins more matches; ``equity``: over other recorded deals); without it, or when
+    the equity cannot take the standing (a match played to a target score, calls outside the
+    range), the points-best call. ``earlier_calls``: the
     calls of seats ``0..seat-1``."""
     from callbreak_lab.bidding.calls import best_call
     from callbreak_lab.bidding.match import match_call_for
@@ -310,8 +326,8 @@ def strong_call(
     if max_call is not None and rules.max_call > max_call:
         r = rules.replace(max_call=max_call)
     points = int(best_call(dist, r).call)
-    if totals is None or deal_number is None or deal_number <= 1:
-        return points, "no standing to play for: the points-best call"
+    if totals is None or deal_number is None:
+        return points, "no standing in the context: the points-best call"
     try:
         found = match_call_for(
             dist, seat, r, totals=totals, deal_of_match=deal_number,
@@ -334,6 +350,10 @@ class StrongPlayer(PolicyPlayer):
     def __init__(self, time_limit: float | None = None) -> None:
         super().__init__(STRONG, time_limit)
         self.last_call = ""
+
+    def prepare(self, rules: Ruleset) -> None:
+        super().prepare(rules)
+        prepare_equity(rules.replace(max_call=min(rules.max_call, PROTOCOL_MAX_CALL)))
 
     def call(self, view: SeatView) -> int:
         from callbreak_lab.bidding.model import recommend_call
