@@ -42,6 +42,7 @@ __all__ = [
     "TRICK_COUNTS",
     "CallAdvice",
     "CallAdviceBatch",
+    "Forecast",
     "ScoringRules",
     "best_call",
     "best_calls",
@@ -293,6 +294,69 @@ def best_call(dist: npt.ArrayLike, rules: ScoringRules) -> CallAdvice:
             "use best_calls for many"
         )
     return _best_calls(arr[None, :], rules)[0]
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """A trick forecast for one hand and seat, with the best call on it: the one answer of the
+    bid model, its fallback and the Monte Carlo reference, in the service and the widgets alike.
+
+    ``dist[t]`` is P(play-out tricks = t); ``advice`` the call table of ``dist`` (expected score
+    in tenths and make probability per call); ``source`` says where the forecast came from;
+    ``floor`` (optional) the distribution of guaranteed (double-dummy) tricks; ``samples`` the
+    layouts behind a simulated forecast; ``calls_used`` whether it conditioned on the earlier
+    seats' calls (a call-conditioned model)."""
+
+    dist: np.ndarray
+    advice: CallAdvice
+    source: str
+    floor: np.ndarray | None = None
+    samples: int | None = None
+    calls_used: bool = False
+
+    @classmethod
+    def from_dist(
+        cls,
+        dist: npt.ArrayLike,
+        rules: ScoringRules,
+        source: str,
+        *,
+        floor: npt.ArrayLike | None = None,
+        samples: int | None = None,
+        calls_used: bool = False,
+    ) -> Forecast:
+        """The forecast of a 14-number distribution (normalised to sum 1), the call chosen by
+        :func:`best_call` under ``rules``."""
+        d = np.asarray(dist, dtype=np.float64).reshape(TRICK_COUNTS)
+        d = d / d.sum()
+        f = None if floor is None else np.asarray(floor, dtype=np.float64).reshape(TRICK_COUNTS)
+        return cls(d, best_call(d, rules), source, f, samples, calls_used)
+
+    @property
+    def call(self) -> int:
+        """The suggested call."""
+        return self.advice.call
+
+    @property
+    def mean(self) -> float:
+        """Expected number of tricks."""
+        return float(np.arange(TRICK_COUNTS) @ self.dist)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON-able data: the call, the distributions and the call table."""
+        return {
+            "call": int(self.call),
+            "mean": self.mean,
+            "source": self.source,
+            "distribution": [float(p) for p in self.dist],
+            "floor_distribution": None if self.floor is None else [float(p) for p in self.floor],
+            "samples": self.samples,
+            "calls_used": self.calls_used,
+            "calls": [
+                {"call": c, "expected_tenths": e, "make_probability": p}
+                for c, e, p in self.advice.table()
+            ],
+        }
 
 
 def check_earlier_calls(

@@ -13,35 +13,21 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from callbreak_lab.bidding import baselines
-from callbreak_lab.bidding.calls import CallAdvice
+from callbreak_lab.bidding.calls import Forecast, best_call
 from callbreak_lab.cards import Hand
 from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["FALLBACK_SD", "Bidder", "Forecast"]
+__all__ = ["FALLBACK_SD", "Bidder"]
 
 #: spread of the fallback distribution around the rule-of-thumb count, in tricks
 FALLBACK_SD = 1.3
 _FALLBACK = "fallback:fractional_honours"
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """Distributions over 0..13 tricks and where they came from."""
-
-    dist: np.ndarray
-    floor: np.ndarray | None
-    source: str
-    #: the call table of ``dist`` under the ruleset, when the forecast already computed it
-    advice: CallAdvice | None = None
-    #: whether the forecast conditioned on the earlier seats' calls (a call-conditioned model)
-    calls_used: bool = False
 
 
 def _normal_dist(mean: float, sd: float) -> np.ndarray:
@@ -114,7 +100,8 @@ class Bidder:
         rules: Ruleset,
         earlier_calls: Sequence[int] | None = None,
     ) -> Forecast:
-        """Play-out distribution (and floor distribution when the model gives one).
+        """The :class:`~callbreak_lab.bidding.calls.Forecast` of the hand: the play-out
+        distribution, its call table and the floor distribution when the model gives one.
 
         ``earlier_calls`` (seats ``0..seat-1``, already checked) reach a call-conditioned model;
         the other models and the fallback do not use them."""
@@ -127,10 +114,13 @@ class Bidder:
             )
             dist = np.asarray(rec.distribution, dtype=np.float64)
             floor = np.asarray(rec.floor, dtype=np.float64)
-            return Forecast(dist, floor, f"model:{found[1]}", rec.advice, rec.calls_used)
+            return Forecast(
+                dist, rec.advice, f"model:{found[1]}", floor, calls_used=rec.calls_used
+            )
         masks = np.array([hand.mask], dtype=np.uint64)
         count = float(baselines.baseline_counts("fractional_honours", masks)[0])
-        return Forecast(_normal_dist(count, FALLBACK_SD), None, _FALLBACK)
+        dist = _normal_dist(count, FALLBACK_SD)
+        return Forecast(dist, best_call(dist, rules), _FALLBACK)
 
     def absent(self) -> dict[str, str]:
         """Profiles whose model could not be loaded, with the reason."""

@@ -188,7 +188,7 @@ def evaluate_hand(svc: Service, req: s.EvaluateRequest) -> tuple[Hand, Ruleset, 
         except CallbreakLabError as e:
             raise FieldError("earlier_calls", str(e)) from None
     fc = svc.bidder.forecast(hand, req.seat, rules, earlier)
-    advice = fc.advice if fc.advice is not None else calls.best_call(fc.dist, rules)
+    advice = fc.advice
     rows = [
         s.CallRow(
             call=int(c),

@@ -1,21 +1,20 @@
 """Where the views' numbers come from: the bid model, the Monte Carlo reference, the solver.
 
-Every forecast is a :class:`Forecast` (a trick distribution plus the call decision of
-:mod:`callbreak_lab.bidding.calls` on it). Sources are looked up when first used, so the widgets
-import cleanly while a source is missing and say so (:class:`SourceUnavailable`) instead of showing
-made-up numbers. No ipywidgets here.
+Every forecast is a :class:`~callbreak_lab.bidding.calls.Forecast` (a trick distribution plus
+the call decision on it), the one the service answers with too. Sources are looked up when first
+used, so the widgets import cleanly while a source is missing and say so
+(:class:`SourceUnavailable`) instead of showing made-up numbers. No ipywidgets here.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 
-from callbreak_lab.bidding.calls import CallAdvice, best_call
+from callbreak_lab.bidding.calls import Forecast
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.rules import Ruleset
 
@@ -38,31 +37,6 @@ Progress = Callable[[int, int], None]
 
 class SourceUnavailable(RuntimeError):
     """A forecasting source (model, simulator, solver) is not installed or not trained yet."""
-
-
-@dataclass(frozen=True)
-class Forecast:
-    """A trick forecast for one hand and seat, with the best call on it.
-
-    ``dist[t]`` is P(play-out tricks = t); ``floor`` (optional) the distribution of guaranteed
-    (double-dummy) tricks; ``advice`` the expected score (tenths) and make probability per call.
-    """
-
-    dist: np.ndarray
-    advice: CallAdvice
-    source: str
-    floor: np.ndarray | None = None
-    samples: int | None = None
-
-    @property
-    def call(self) -> int:
-        """The suggested call."""
-        return self.advice.call
-
-    @property
-    def mean(self) -> float:
-        """Expected number of tricks."""
-        return float(np.arange(14) @ self.dist)
 
 
 class Forecaster(Protocol):
@@ -89,11 +63,8 @@ def forecast_from_dist(
     floor: Any = None,
     samples: int | None = None,
 ) -> Forecast:
-    """A :class:`Forecast` for a 14-number distribution, the call chosen by ``calls.best_call``."""
-    d = np.asarray(dist, dtype=np.float64).reshape(14)
-    d = d / d.sum()
-    f = None if floor is None else np.asarray(floor, dtype=np.float64).reshape(14)
-    return Forecast(dist=d, advice=best_call(d, rules), source=source, floor=f, samples=samples)
+    """:meth:`Forecast.from_dist <callbreak_lab.bidding.calls.Forecast.from_dist>`."""
+    return Forecast.from_dist(dist, rules, source, floor=floor, samples=samples)
 
 
 # ---------------------------------------------------------------------------------------------
