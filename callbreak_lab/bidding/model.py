@@ -54,8 +54,8 @@ from callbreak_lab.bidding.calls import (
     CallAdviceBatch,
     best_call,
     best_calls,
+    check_earlier_calls,
 )
-from callbreak_lab.bidding.calls import check_earlier_calls as calls_check_earlier
 from callbreak_lab.bidding.datasets import PROFILES
 from callbreak_lab.bidding.estimator import (
     CALL_FEATURE_NAMES,
@@ -402,14 +402,6 @@ def recommend_call(
     used = prev is not None and getattr(bid_model, "conditioned_", None) is not None
     advice = best_call(dist[0], ruleset)
     return Recommendation(parsed, int(seat), ruleset, advice, floor[0], prev, used)
-
-
-def check_earlier_calls(
-    earlier_calls: Sequence[int], seat: int, rules: str | Ruleset
-) -> tuple[int, ...]:
-    """:func:`callbreak_lab.bidding.calls.check_earlier_calls` for a ruleset or preset name
-    (a ``CallError`` when the calls do not fit the seat and the ruleset)."""
-    return calls_check_earlier(earlier_calls, seat, Ruleset.coerce(rules))
 
 
 def recommend_calls(
