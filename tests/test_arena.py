@@ -158,7 +158,7 @@ def test_every_kind_of_fault_is_counted_logged_and_replaced(
         Scripted("none", {3: None}, call=2),
     ]
     with caplog.at_level("WARNING", logger="callbreak_lab.arena"):
-        board = play_deal(MUST_BEAT, "online", players, budget_ms=500)
+        board = play_deal(MUST_BEAT, "online", players, time_limit=0.5)
     kinds = _fault_kinds(board)
     assert kinds[:3] == [
         (0, "call", "illegal"),
@@ -185,7 +185,7 @@ def test_a_late_answer_is_a_fault_only_with_a_budget() -> None:
 
     players = _table({0: {8: slow}})
     assert play_deal(MUST_BEAT, "online", players).faults == ()
-    board = play_deal(MUST_BEAT, "online", _table({0: {8: slow}}), budget_ms=300)
+    board = play_deal(MUST_BEAT, "online", _table({0: {8: slow}}), time_limit=0.3)
     assert _fault_kinds(board) == [(0, "play", "timeout")]
 
 
@@ -202,7 +202,7 @@ def test_prepare_runs_before_each_deal_outside_the_clock() -> None:
             self.prepared.append(rules.name)
 
     players = [SlowStart(), *_table({})[1:]]
-    board = play_deal(MUST_BEAT, "online", players, budget_ms=300)
+    board = play_deal(MUST_BEAT, "online", players, time_limit=0.3)
     assert board.faults == ()
     assert players[0].prepared == ["online"]
 
@@ -211,10 +211,10 @@ def test_built_in_players_answer_their_first_decisions_within_a_budget() -> None
     """The first call and the first search of a fresh ``strong`` player stay inside the
     budget: the model's load and the solver's kernels (3 s in a new process) are ``prepare``'s
     (2 s: room for a loaded machine; the player itself keeps within 0.8 of it)."""
-    players = [arena.make_player("strong", "online", 2000)] + [
+    players = [arena.make_player("strong", "online", time_limit=2.0)] + [
         arena.make_player("simple", "online") for _ in range(3)
     ]
-    board = play_deal(MUST_BEAT, "online", players, budget_ms=2000)
+    board = play_deal(MUST_BEAT, "online", players, time_limit=2.0)
     assert board.faults == ()
 
 
@@ -341,7 +341,7 @@ def test_strict_void_and_first_trick_inferences() -> None:
 
 @pytest.mark.parametrize(("player", "preset"), [("simple", "online"), ("random", "strict")])
 def test_four_copies_of_a_deterministic_player_have_zero_margins(player: str, preset: str) -> None:
-    report = arena.run([f"{x}={player}" for x in "abcd"], preset, deals=3, seed=5, progress=False)
+    report = arena.run([f"{x}={player}" for x in "abcd"], preset, deals=3, seed=5)
     assert len(report.boards) == 12 and len(report.margins) == 6
     for m in report.margins:
         assert m.margin == 0.0 and m.se == 0.0
@@ -355,10 +355,10 @@ def _plain(report: arena.Report) -> list[dict[str, Any]]:
 
 def test_the_same_seed_gives_the_same_boards_and_results() -> None:
     players = ["simple", "random", "honours", "random"]
-    one = arena.run(players, "pagat", deals=6, seed=9, progress=False)
-    two = arena.run(players, "pagat", deals=6, seed=9, progress=False)
+    one = arena.run(players, "pagat", deals=6, seed=9)
+    two = arena.run(players, "pagat", deals=6, seed=9)
     assert _plain(one) == _plain(two)
-    other = arena.run(players, "pagat", deals=6, seed=10, progress=False)
+    other = arena.run(players, "pagat", deals=6, seed=10)
     assert [b.deal for b in other.boards] != [b.deal for b in one.boards]
     # duplicate: each deal four times, every player holding every hand once
     for j in range(6):
@@ -374,14 +374,14 @@ def test_the_same_seed_gives_the_same_boards_and_results() -> None:
 
 def test_parallel_processes_give_the_same_result() -> None:
     players = ["simple", "random", "model", "honours"]
-    one = arena.run(players, "online", deals=6, seed=2, progress=False)
-    two = arena.run(players, "online", deals=6, seed=2, jobs=2, progress=False)
+    one = arena.run(players, "online", deals=6, seed=2)
+    two = arena.run(players, "online", deals=6, seed=2, n_jobs=2)
     assert _plain(one) == _plain(two)
     assert one.to_dict()["margins"] == two.to_dict()["margins"]
 
 
 def test_report_figures() -> None:
-    report = arena.run(["simple", "random", "random", "random"], "online", 4, progress=False)
+    report = arena.run(["simple", "random", "random", "random"], "online", deals=4)
     simple, rnd = report.player("simple"), report.player("random")
     assert (simple.seats, rnd.seats) == (1, 3) and (simple.boards, rnd.boards) == (16, 48)
     assert rnd.mean_call == 1.0  # the lowest call
@@ -432,15 +432,15 @@ def test_report_figures() -> None:
 
 def test_bad_tournaments_are_refused() -> None:
     with pytest.raises(UsageError, match="unknown player"):
-        arena.run(["simple", "nobody", "simple", "simple"], deals=1, progress=False)
+        arena.run(["simple", "nobody", "simple", "simple"], deals=1)
     with pytest.raises(UsageError, match="online preset"):
-        arena.run(["http:127.0.0.1:9", "simple", "simple", "simple"], "modern", 1)
+        arena.run(["http:127.0.0.1:9", "simple", "simple", "simple"], "modern", deals=1)
     with pytest.raises(UsageError, match="four players"):
-        arena.run(["simple"] * 3, deals=1, progress=False)
+        arena.run(["simple"] * 3, deals=1)
     with pytest.raises(UsageError, match="deals"):
-        arena.run(["simple"] * 4, deals=0, progress=False)
+        arena.run(["simple"] * 4, deals=0)
     with pytest.raises(UsageError, match="backend"):
-        arena.run(["simple"] * 4, deals=1, backend="spark", progress=False)
+        arena.run(["simple"] * 4, deals=1, backend="spark")
     with pytest.raises(UsageError):
         make_player("http:")
 
@@ -450,7 +450,7 @@ def test_bad_tournaments_are_refused() -> None:
 
 def test_records_open_in_analyse_and_are_not_overwritten(tmp_path: Path) -> None:
     players = ["simple", "random", "simple", "random"]
-    report = arena.run(players, "modern", deals=1, seed=4, records=tmp_path, progress=False)
+    report = arena.run(players, "modern", deals=1, seed=4, records=tmp_path)
     files = sorted(tmp_path.glob("board-*.json"))
     assert [f.name for f in files] == [f"board-00000-r{r}.json" for r in range(4)]
     board = load_record(files[2])
@@ -461,11 +461,11 @@ def test_records_open_in_analyse_and_are_not_overwritten(tmp_path: Path) -> None
     assert argv[:2] == ["callbreak-lab", "analyse"]
     assert main([*argv[1:], "--json"]) == 0
     # the same tournament again: the same boards, rewritten; another one: refused, untouched
-    arena.run(players, "modern", deals=1, seed=4, records=tmp_path, progress=False)
+    arena.run(players, "modern", deals=1, seed=4, records=tmp_path)
     assert load_record(files[0]).identity() == report.boards[0].identity()
     before = files[0].read_bytes()
     with pytest.raises(UsageError, match="another board"):
-        arena.run(players, "modern", deals=1, seed=5, records=tmp_path, progress=False)
+        arena.run(players, "modern", deals=1, seed=5, records=tmp_path)
     assert files[0].read_bytes() == before
     assert not list(tmp_path.glob(".tmp-*"))
 
@@ -498,20 +498,19 @@ def test_identical_players_share_the_matches_exactly() -> None:
     """Duplicate symmetry: four copies of one deterministic player, told apart by labels, win
     exactly a quarter of the matches each (one over the number of distinct players), and every
     margin in matches is zero."""
-    report = arena.run([f"{x}=simple" for x in "abcd"], "modern", deals=10, seed=2, progress=False)
+    report = arena.run([f"{x}=simple" for x in "abcd"], "modern", deals=10, seed=2)
     assert report.match_count == 8 and report.match_deals == 5
     for m in report.matches:
         assert m.share == 1 / 4 and m.matches == 8 and m.se == 0.0
     for mm in report.match_margins:
         assert mm.margin == 0.0 and mm.se == 0.0 and mm.groups == 2
-    two = arena.run(["x=simple", "x=simple", "y=simple", "y=simple"], "online", 5, progress=False)
+    two = arena.run(["x=simple", "x=simple", "y=simple", "y=simple"], "online", deals=5)
     assert [m.share for m in two.matches] == [0.25, 0.25]  # a share per seat held
     assert two.match_margin("x", "y").margin == 0.0
 
 
 def test_a_stronger_player_wins_more_matches() -> None:
-    report = arena.run(["honours", "random", "random", "random"], "online", 15, seed=1,
-                       progress=False)  # fmt: skip
+    report = arena.run(["honours", "random", "random", "random"], "online", deals=15, seed=1)
     honours, rnd = report.match("honours"), report.match("random")
     assert honours.share > 0.5 and rnd.share < 0.2
     assert honours.share + 3 * rnd.share == pytest.approx(1)  # every match has its winner
@@ -527,8 +526,7 @@ def test_a_stronger_player_wins_more_matches() -> None:
 def test_match_shares_are_counted_from_the_boards() -> None:
     """The report's shares against a count by hand: the final totals of every match (one
     rotation's five consecutive deals), the win shared by the seats level on top."""
-    report = arena.run(["simple", "random", "honours", "random"], "pagat", 10, seed=3,
-                       progress=False)  # fmt: skip
+    report = arena.run(["simple", "random", "honours", "random"], "pagat", deals=10, seed=3)
     wins: dict[str, list[float]] = {"simple": [], "random": [], "honours": []}
     for first in (0, 5):
         for rotation in range(4):
@@ -549,29 +547,27 @@ def test_match_shares_are_counted_from_the_boards() -> None:
 
 
 def test_only_whole_matches_count() -> None:
-    short = arena.run(["simple", "random", "random", "random"], "online", 3, progress=False)
+    short = arena.run(["simple", "random", "random", "random"], "online", deals=3)
     assert short.match_count == 0 and short.matches == ()
     assert "no whole match (3 deals; a match is 5)" in short.text()
     with pytest.raises(UsageError, match="no matches"):
         short.match("simple")
-    seven = arena.run(["simple", "random", "random", "random"], "online", 7, progress=False)
+    seven = arena.run(["simple", "random", "random", "random"], "online", deals=7)
     assert seven.match_count == 4 and seven.match("simple").matches == 4
     assert "4 matches of 5 deals" in seven.text() and "matches won" in seven.text()
     # a variation with three-deal matches: two whole matches of three deals in seven deals
-    three = arena.run(["simple", "random", "random", "random"], "online+match_deals=3", 7,
-                      progress=False)  # fmt: skip
+    three = arena.run(["simple", "random", "random", "random"], "online+match_deals=3", deals=7)
     assert three.match_deals == 3 and three.match_count == 8
 
 
 def test_a_match_aware_caller_plays_in_the_arena() -> None:
     from callbreak_lab.arena.matchcall import MatchModelPlayer
 
-    report = arena.run([MatchModelPlayer, "model", "model", "model"], "online", 5, seed=4,
-                       progress=False)  # fmt: skip
+    report = arena.run([MatchModelPlayer, "model", "model", "model"], "online", deals=5, seed=4)
     assert sum(len(b.faults) for b in report.boards) == 0
     # in the first deal of every match it calls as model does, seat by seat of the same deal
     firsts = {(b.deal_index, b.players.index("model:match")): b.calls for b in report.boards}
-    plain = arena.run(["model"] * 4, "online", 5, seed=4, progress=False)
+    plain = arena.run(["model"] * 4, "online", deals=5, seed=4)
     for b in plain.boards:
         if b.deal_number == 1:
             for s in range(4):
@@ -595,8 +591,8 @@ def test_margins_pair_by_deal_across_tournaments_on_one_seed() -> None:
     """Two players each against the same field on one seed's deals: the paired difference is
     the difference of their margins, deal by deal, and is refused across seeds."""
     field = ["simple", "simple", "simple"]
-    honours = arena.run(["honours", *field], "online", deals=4, seed=3, progress=False)
-    rand = arena.run(["random", *field], "online", deals=4, seed=3, progress=False)
+    honours = arena.run(["honours", *field], "online", deals=4, seed=3)
+    rand = arena.run(["random", *field], "online", deals=4, seed=3)
     mh, mr = honours.margin("honours", "simple"), rand.margin("random", "simple")
     assert [i for i, _ in mh.by_deal] == [0, 1, 2, 3] and mh.seed == 3
     assert np.mean([m for _, m in mh.by_deal]) == pytest.approx(mh.margin)
@@ -611,7 +607,7 @@ def test_margins_pair_by_deal_across_tournaments_on_one_seed() -> None:
     flipped = honours.margin("simple", "honours")
     assert [m for _, m in flipped.by_deal] == [-m for _, m in mh.by_deal]
     assert honours.to_dict()["margins"][0]["by_deal"][0][0] == 0
-    other = arena.run(["random", *field], "online", deals=4, seed=4, progress=False)
+    other = arena.run(["random", *field], "online", deals=4, seed=4)
     with pytest.raises(UsageError, match="different seeds"):
         mh.minus(other.margin("random", "simple"))
     with pytest.raises(UsageError, match="a margin is subtracted"):

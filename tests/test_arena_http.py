@@ -114,10 +114,9 @@ def test_a_protocol_bot_playing_simple_plays_exactly_like_simple(simple_bot: Bot
         "online",
         deals=2,
         seed=3,
-        progress=False,
     )
     in_process = arena.run(
-        ["x=simple", "b=random", "c=honours", "d=random"], "online", deals=2, seed=3, progress=False
+        ["x=simple", "b=random", "c=honours", "d=random"], "online", deals=2, seed=3
     )
     assert _plain(over_http) == _plain(in_process)
     assert sum(len(b.faults) for b in over_http.boards) == 0
@@ -147,7 +146,6 @@ def test_a_bot_answering_badly_is_faulted_and_the_game_goes_on(mode: str) -> Non
             [f"bad={_url(server)}", "simple", "simple", "simple"],
             "online",
             deals=1,
-            progress=False,
         )
     bad = report.player("bad")
     kinds = {f.kind for b in report.boards for f in b.faults}
@@ -170,8 +168,7 @@ def test_a_late_or_silent_bot_is_faulted() -> None:
             [f"slow={_url(server)}", "simple", "simple", "simple"],
             "online",
             deals=1,
-            budget_ms=500,
-            progress=False,
+            time_limit=0.5,
         )
     faults = [f for b in report.boards for f in b.faults]
     assert [f.kind for f in faults] == ["timeout"] * 4  # its four calls
@@ -186,7 +183,7 @@ def test_a_bot_that_is_not_there_is_faulted_quickly() -> None:
     def absent() -> HttpPlayer:
         return HttpPlayer(f"http:127.0.0.1:{_free_port()}", "online", 100, wait_s=0.3)
 
-    report = arena.run([absent, "simple", "simple", "simple"], "online", 1, progress=False)
+    report = arena.run([absent, "simple", "simple", "simple"], "online", deals=1)
     faults = [f for b in report.boards for f in b.faults]
     assert len(faults) == 4 * 14 and {f.kind for f in faults} == {"exception"}
     assert "ConnectionError" in faults[0].message
@@ -226,8 +223,7 @@ def test_the_project_service_bot_plays_in_the_arena() -> None:
             "online",
             deals=1,
             seed=1,
-            budget_ms=1000,
-            progress=False,
+            time_limit=1.0,
         )
     finally:
         stop_server(proc)

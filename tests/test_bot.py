@@ -79,7 +79,7 @@ def test_bid_on_the_recorded_request(client: TestClient) -> None:
     from callbreak_lab.bidding.match import match_call_for
 
     bid_rules = ONLINE.replace(max_call=8)
-    match = match_call_for(forecast.dist, 3, bid_rules, (42, 137, 115, -60), 5,
+    match = match_call_for(forecast.dist, 3, bid_rules, totals=(42, 137, 115, -60), deal_of_match=5,
                            earlier_calls=[3, 4, 1])  # fmt: skip
     assert match.points_call == calls.best_call(forecast.dist, bid_rules).call
     assert value == match.call

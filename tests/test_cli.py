@@ -43,7 +43,9 @@ def test_score_home_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         "scores_tenths": [-50],
     }
     code, out, _ = run(capsys, "score", "--calls", "4", "--tricks", "6", "--json")
-    assert json.loads(out)["scores"] == ["4.2"] and json.loads(out)["rules"] == "modern"
+    assert (
+        json.loads(out)["scores"] == ["4.2"] and json.loads(out)["rules"] == "online"
+    )  # the default rules
 
 
 def test_legal_seed_001_strict_and_online(capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,7 +110,7 @@ def test_deal_command(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "message"),
     [
         (["score", "--calls", "3,4,2,3", "--tricks", "5,3,2,2"], "must sum to 13, got 12"),
-        (["score", "--calls", "0", "--tricks", "3"], "call 0 is outside modern's range 1..13"),
+        (["score", "--calls", "0", "--tricks", "3"], "call 0 is outside online's range 1..13"),
         (["score", "--calls", "3,x", "--tricks", "3,3"], "--calls must be whole numbers"),
         (["score", "--calls", "3,4", "--tricks", "3"], "give 1..4 calls and as many tricks"),
         (["score", "--calls", "3"], "score: the following arguments are required: --tricks"),

@@ -44,13 +44,15 @@ PROFILE = "modern"
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small modern dataset in 3 chunks, generated once in this process (n_jobs=1)."""
     root = tmp_path_factory.mktemp("base")
-    report = generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False)
+    report = generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK)
     assert (
         report.solved == N // CHUNK == 3
         and report.reused == 0
         and report.seconds_per_deal is not None
     )
     print(f"\nsolved {N} deals at {report.seconds_per_deal:.3f} s/deal (dd table + play-out)")
+    d = report.to_dict()
+    assert d == json.loads(json.dumps(d)) and d["solved_chunks"] == 3 and d["card"] == report.card
     return root
 
 
@@ -133,9 +135,7 @@ def test_card_describes_the_data(base: Path) -> None:
 def test_other_chunking_and_workers_give_identical_data(base: Path, tmp_path: Path) -> None:
     ref = load(PROFILE, base, split="all")
     m = N
-    report = generate(
-        PROFILE, m, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK + 1, n_jobs=2, progress=False
-    )
+    report = generate(PROFILE, m, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK + 1, n_jobs=2)
     assert chunk_files(tmp_path) == [name(0, CHUNK + 1), name(CHUNK + 1, m)]
     got = load(PROFILE, tmp_path, split="all")
     for k in ("masks", "dd", "playout", "index"):
@@ -169,7 +169,7 @@ def test_resume_after_kill_and_corrupt_chunk(
 
     monkeypatch.setattr(data, "_write_chunk", write_then_die)
     with pytest.raises(Killed):
-        generate(PROFILE, N, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK, progress=False)
+        generate(PROFILE, N, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK)
     monkeypatch.undo()
     assert chunk_files(tmp_path) == written == [name(0, CHUNK)]
     assert not (tmp_path / PROFILE / CARD_NAME).exists()
@@ -181,7 +181,7 @@ def test_resume_after_kill_and_corrupt_chunk(
     (d / written[0]).write_bytes(good[: len(good) // 2])
     (d / ".tmp-abc.npz").write_bytes(b"partial")
     shutil.copy(base / PROFILE / name(0, CHUNK), d / name(CHUNK, 2 * CHUNK))
-    report = generate(PROFILE, N, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK, progress=False)
+    report = generate(PROFILE, N, seed=SEED, out_dir=tmp_path, chunk_size=CHUNK)
     assert report.solved == 3 and len(report.replaced) == 2
     assert any("unreadable" in r for r in report.replaced)
     assert any("indices" in r or "deals differ" in r for r in report.replaced)
@@ -194,10 +194,10 @@ def test_resume_after_kill_and_corrupt_chunk(
 
 def test_rerun_reuses_and_growth_keeps_old_deals(base: Path, tmp_path: Path) -> None:
     root = copy_of(base, tmp_path)
-    again = generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False)
+    again = generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK)
     assert again.solved == 0 and again.reused == 3
     ref = load(PROFILE, base, split="all")
-    grown = generate(PROFILE, N + CHUNK, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False)
+    grown = generate(PROFILE, N + CHUNK, seed=SEED, out_dir=root, chunk_size=CHUNK)
     assert grown.solved == 1 and grown.reused == 3
     big = load(PROFILE, root, split="all")
     assert len(big) == N + CHUNK
@@ -212,7 +212,7 @@ def test_rerun_reuses_and_growth_keeps_old_deals(base: Path, tmp_path: Path) -> 
 def test_foreign_and_tampered_data_are_refused(base: Path, tmp_path: Path) -> None:
     root = copy_of(base, tmp_path)
     with pytest.raises(DataError, match="seed"):
-        generate(PROFILE, N, seed=SEED + 1, out_dir=root, chunk_size=CHUNK, progress=False)
+        generate(PROFILE, N, seed=SEED + 1, out_dir=root, chunk_size=CHUNK)
     card_path = root / PROFILE / CARD_NAME
     card = json.loads(card_path.read_text())
     card["content_hash"] = "sha256:" + "0" * 64
@@ -222,10 +222,10 @@ def test_foreign_and_tampered_data_are_refused(base: Path, tmp_path: Path) -> No
     assert len(load(PROFILE, root, split="all", verify=False)) == N
     with pytest.raises(DataError, match="split"):
         load(PROFILE, base, split="validation")  # type: ignore[arg-type]
-    with pytest.raises(DataError, match="n must be"):
+    with pytest.raises(DataError, match="deals must be"):
         generate(PROFILE, 0, out_dir=tmp_path)
     with pytest.raises(DataError, match="backend"):
-        generate(PROFILE, 1, out_dir=tmp_path / "x", backend="spark", progress=False)  # type: ignore[arg-type]
+        generate(PROFILE, 1, out_dir=tmp_path / "x", backend="spark")  # type: ignore[arg-type]
 
 
 # --- splits ---------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_the_library_names_no_default_folder() -> None:
         parameter = inspect.signature(function).parameters[folder]
         assert parameter.default is inspect.Parameter.empty, function.__name__
     with pytest.raises(TypeError, match="out_dir"):
-        generate(PROFILE, 1, progress=False)  # type: ignore[call-arg]
+        generate(PROFILE, 1)  # type: ignore[call-arg]
 
 
 # --- Dask -----------------------------------------------------------------------------------------
@@ -303,7 +303,6 @@ def test_dask_cluster_gives_identical_results(base: Path, tmp_path: Path) -> Non
             chunk_size=1,  # one deal per worker
             backend="dask",
             client=client,
-            progress=False,
         )
     assert report.solved == 2
     got = load(PROFILE, tmp_path, split="all")
@@ -334,15 +333,15 @@ def test_generate_into_a_file_is_a_data_error(tmp_path: Path) -> None:
     a_file = tmp_path / "not-a-directory"
     a_file.write_text("keep me\n")
     with pytest.raises(DataError, match="cannot create the dataset directory"):
-        generate(PROFILE, 1, out_dir=a_file, progress=False)
+        generate(PROFILE, 1, out_dir=a_file)
     assert a_file.read_text() == "keep me\n"
 
 
 def test_generate_refuses_more_deals_than_chunk_names_can_hold(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="at most 999,999,999"):
-        generate(PROFILE, 10**9, out_dir=tmp_path, progress=False)
+        generate(PROFILE, 10**9, out_dir=tmp_path)
     with pytest.raises(DataError, match="at most 999,999,999"):
-        generate(PROFILE, 10**15, out_dir=tmp_path, progress=False)  # was a hang planning chunks
+        generate(PROFILE, 10**15, out_dir=tmp_path)  # was a hang planning chunks
     assert list(tmp_path.iterdir()) == []
 
 
@@ -377,10 +376,10 @@ def test_generate_refuses_an_empty_out_dir_or_dask_address(
     monkeypatch.chdir(tmp_path)
     for empty in ("", "  "):
         with pytest.raises(DataError, match="out_dir is empty"):
-            generate(PROFILE, 1, out_dir=empty, progress=False)
+            generate(PROFILE, 1, out_dir=empty)
     pytest.importorskip("distributed")
     with pytest.raises(DataError, match="needs a client"):
-        generate(PROFILE, 1, out_dir=tmp_path / "d", backend="dask", address="", progress=False)
+        generate(PROFILE, 1, out_dir=tmp_path / "d", backend="dask", address="")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -427,16 +426,14 @@ def test_changing_a_dataset_needs_force_and_deletes_only_its_own_chunks(
     before = _tree_digest(root)
     for n, chunk in ((N - 1, CHUNK), (N, CHUNK + 1)):
         with pytest.raises(DataError, match="force"):
-            generate(PROFILE, n, seed=SEED, out_dir=root, chunk_size=chunk, progress=False)
+            generate(PROFILE, n, seed=SEED, out_dir=root, chunk_size=chunk)
         assert _tree_digest(root) == before
     card = json.loads((d / CARD_NAME).read_text())
     card["solver_version"] = "an older solver"
     (d / CARD_NAME).write_text(json.dumps(card))
     with pytest.raises(DataError, match="solver version"):
-        generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False)
-    shrunk = generate(
-        PROFILE, N - 1, seed=SEED, out_dir=root, chunk_size=CHUNK, progress=False, force=True
-    )
+        generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK)
+    shrunk = generate(PROFILE, N - 1, seed=SEED, out_dir=root, chunk_size=CHUNK, force=True)
     assert shrunk.card["count"] == N - 1
     assert sorted(p.name for p in d.glob("chunk-*.npz")) == [name(0, 1), name(1, 2), name(7, 8)]
     assert foreign.read_bytes() == b"not ours"

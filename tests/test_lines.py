@@ -20,7 +20,6 @@ from callbreak_lab.errors import (
     DealError,
     IllegalPlayError,
     RecordError,
-    RulesError,
     SeatError,
     SolverInputError,
 )
@@ -310,8 +309,7 @@ def test_errors() -> None:
         play_line(pos, 1, calls=[1, 3, 3, 3])
     with pytest.raises(DealError, match="a deal is four hands"):
         play_line("AKQ", 1, "home")
-    with pytest.raises(RulesError, match="rules are needed"):
-        play_line(pos.deal, 1)
+    assert play_line(pos.deal, 1).rules.name == "online"  # a deal without rules: DEFAULT_RULES
     with pytest.raises(SolverInputError, match="need a Position, a Deal or deal text, got int"):
         play_line(5, 1, "home")  # type: ignore[arg-type]
     with pytest.raises(CallError, match="seat 0.s call must be a whole number"):

@@ -30,9 +30,16 @@ def test_the_first_deal_and_unknown_standings_give_todays_call(preset: str) -> N
         seat = i % 4
         earlier = [3] * seat if preset != "strict" else [2] * seat
         today = recommend_call(deal[seat], seat, preset, earlier_calls=earlier).call
-        first = match_call(deal[seat], seat, preset, (0, 0, 0, 0), 1, earlier_calls=earlier)
+        first = match_call(
+            deal[seat], seat, preset, totals=(0, 0, 0, 0), deal_of_match=1, earlier_calls=earlier
+        )
         assert first.call == first.points_call == today
-        assert match_call(deal[seat], seat, preset, None, 1, earlier_calls=earlier).call == today
+        assert (
+            match_call(
+                deal[seat], seat, preset, totals=None, deal_of_match=1, earlier_calls=earlier
+            ).call
+            == today
+        )
         unknown = match_call(deal[seat], seat, preset, earlier_calls=earlier)
         assert unknown.call == today and all(r.win is None for r in unknown.rows)
         assert "standings are unknown" in unknown.reason
@@ -52,14 +59,21 @@ def test_level_totals_with_deals_to_come_give_todays_call(preset: str) -> None:
         earlier = [low + (i + j) % 3 for j in range(seat)]
         today = recommend_call(deal[seat], seat, preset, earlier_calls=earlier).call
         for k, level in ((2, 37), (3, 0), (3, -12)):
-            mc = match_call(deal[seat], seat, preset, (level,) * 4, k, earlier_calls=earlier)
+            mc = match_call(
+                deal[seat],
+                seat,
+                preset,
+                totals=(level,) * 4,
+                deal_of_match=k,
+                earlier_calls=earlier,
+            )
             assert mc.call == mc.points_call == today, mc.text()
             assert mc.reason.startswith("every total level"), mc.reason
 
 
 def test_behind_in_the_last_deal_a_riskier_call_wins_more_matches() -> None:
     strong = "KQJ5.A98.AQ5.K32"
-    mc = match_call(strong, 0, "online", (0, 30, 0, 0), 5)
+    mc = match_call(strong, 0, "online", totals=(0, 30, 0, 0), deal_of_match=5)
     assert mc.points_call == recommend_call(strong, 0, "online").call
     assert mc.call > mc.points_call and mc.call == mc.match_best
     assert mc.gain >= max(MIN_GAIN, 5 * mc.gain_se)
@@ -73,12 +87,12 @@ def test_behind_in_the_last_deal_a_riskier_call_wins_more_matches() -> None:
     assert mc.reason in mc.text() and "wins the match" in mc.text()
     json.dumps(mc.to_dict())
     # every total level with three deals to play (this one and two more): the points-best call
-    level = match_call(strong, 0, "online", (0, 0, 0, 0), 3)
+    level = match_call(strong, 0, "online", totals=(0, 0, 0, 0), deal_of_match=3)
     assert level.call == mc.points_call and level.reason.startswith("every total level")
 
 
 def test_far_ahead_in_the_last_deal_the_call_plays_safe_and_keeps_points() -> None:
-    mc = match_call(HAND, 0, "online", (150, 0, 0, 0), 5)
+    mc = match_call(HAND, 0, "online", totals=(150, 0, 0, 0), deal_of_match=5)
     assert mc.row(mc.call).win == pytest.approx(1.0)
     # of the calls that win every match, the one that scores most: still more than a call of 1
     assert mc.call > 1 and mc.row(mc.call).expected >= max(
@@ -87,7 +101,7 @@ def test_far_ahead_in_the_last_deal_the_call_plays_safe_and_keeps_points() -> No
 
 
 def test_a_lost_match_keeps_the_points_best_call() -> None:
-    mc = match_call(HAND, 0, "online", (-300, 0, 0, 0), 5)
+    mc = match_call(HAND, 0, "online", totals=(-300, 0, 0, 0), deal_of_match=5)
     assert all(r.win == 0 for r in mc.rows) and mc.call == mc.points_call
 
 
@@ -98,7 +112,7 @@ def test_the_match_call_never_wins_fewer_matches_than_todays() -> None:
         seat = i % 4
         totals = tuple(int(x) for x in rng.integers(-80, 120, size=4))
         k = int(rng.integers(2, 6))
-        mc = match_call(deal[seat], seat, "modern", totals, k)
+        mc = match_call(deal[seat], seat, "modern", totals=totals, deal_of_match=k)
         assert mc.row(mc.call).win >= mc.row(mc.points_call).win
         assert all(0 <= r.win <= 1 for r in mc.rows)  # type: ignore[operator]
 
@@ -116,8 +130,12 @@ def test_known_calls_of_the_others_change_the_chances() -> None:
     free = drawn[:, :, 2].ravel()  # seat 3's call is unknown: any score
     assert len(np.unique(free)) > 20
     dist = point_mass(4)
-    bold = match_call_for(dist, 1, "online", (40, 0, 0, 0), 5, earlier_calls=[8])
-    safe = match_call_for(dist, 1, "online", (40, 0, 0, 0), 5, earlier_calls=[1])
+    bold = match_call_for(
+        dist, 1, "online", totals=(40, 0, 0, 0), deal_of_match=5, earlier_calls=[8]
+    )
+    safe = match_call_for(
+        dist, 1, "online", totals=(40, 0, 0, 0), deal_of_match=5, earlier_calls=[1]
+    )
     gap = abs(bold.row(4).win - safe.row(4).win)  # type: ignore[operator]
     assert gap > 5 * max(bold.row(4).win_se, safe.row(4).win_se)  # type: ignore[type-var]
 
@@ -140,12 +158,14 @@ def test_bad_standings_are_refused(
     totals: object, deal: object, error: type[Exception], message: str
 ) -> None:
     with pytest.raises(error, match=re.escape(message)):
-        match_call(HAND, 0, "online", totals, deal)  # type: ignore[arg-type]
+        match_call(HAND, 0, "online", totals=totals, deal_of_match=deal)  # type: ignore[arg-type]
 
 
 def test_a_target_score_match_has_no_match_call() -> None:
     with pytest.raises(RulesError, match="target score"):
-        match_call(HAND, 0, "pagat+match_deals=none+target_score=300", (0, 0, 0, 0), 2)
+        match_call(
+            HAND, 0, "pagat+match_deals=none+target_score=300", totals=(0, 0, 0, 0), deal_of_match=2
+        )
     # without a standing it is today's call under any rules
     rules = "pagat+match_deals=none+target_score=300"
     assert match_call(Hand.parse(HAND), 0, rules).call == recommend_call(HAND, 0, rules).call
@@ -164,7 +184,7 @@ def test_cli_evaluate_for_the_match(capsys: pytest.CaptureFixture[str]) -> None:
     assert "3 points behind with one deal left: a call of" in text and "wins the match" in text
     assert main([*args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    expected = match_call(strong, 0, "online", (0, 30, 0, 0), 5)
+    expected = match_call(strong, 0, "online", totals=(0, 30, 0, 0), deal_of_match=5)
     assert data["call"] == expected.points_call and data["match"]["call"] == expected.call
     assert data["match"]["totals"] == [0, 30, 0, 0] and data["match"]["deals_left"] == 0
     # the first deal alone needs no totals; the seat follows the earlier calls
@@ -201,7 +221,9 @@ def test_service_evaluate_for_the_match(client: object) -> None:
     resp = client.post("/v1/evaluate", json=body)  # type: ignore[attr-defined]
     assert resp.status_code == 200, resp.text
     data = resp.json()
-    expected = match_call(HAND, 2, "online", (42, 137, 106, -30), 5, earlier_calls=[3, 4])
+    expected = match_call(
+        HAND, 2, "online", totals=(42, 137, 106, -30), deal_of_match=5, earlier_calls=[3, 4]
+    )
     assert data["match"] == json.loads(json.dumps(expected.to_dict()))
     assert data["call"] == expected.points_call
     plain = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0})  # type: ignore[attr-defined]
@@ -252,7 +274,7 @@ def test_the_bot_calls_for_the_match_from_the_context(client: object) -> None:
     resp = client.post("/bid", json=req)  # type: ignore[attr-defined]
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in req["cards"])  # type: ignore[union-attr]
     fc = Bidder().forecast(hand, 3, BID_RULES, [3, 4, 1])
-    expected = match_call_for(fc.dist, 3, BID_RULES, (42, 137, 115, -60), 5,
+    expected = match_call_for(fc.dist, 3, BID_RULES, totals=(42, 137, 115, -60), deal_of_match=5,
                               earlier_calls=[3, 4, 1])  # fmt: skip
     assert resp.json()["value"] == expected.call
     assert resp.headers["x-callbreak-match"].startswith("19.7 points behind with one deal left")
@@ -261,7 +283,9 @@ def test_the_bot_calls_for_the_match_from_the_context(client: object) -> None:
     ctx["players"]["P0"]["totalPoints"] = 13.2  # type: ignore[index]
     found = bhoos.bid_standing(req)
     assert found == ((42, 137, 115, 132), 5)
-    closer = match_call_for(fc.dist, 3, BID_RULES, found[0], 5, earlier_calls=[3, 4, 1])
+    closer = match_call_for(
+        fc.dist, 3, BID_RULES, totals=found[0], deal_of_match=5, earlier_calls=[3, 4, 1]
+    )
     assert client.post("/bid", json=req).json()["value"] == closer.call  # type: ignore[attr-defined]
     # no round, or a round out of range: the points-best call, and the header says why
     ctx["round"] = 9  # type: ignore[index]

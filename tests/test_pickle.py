@@ -390,9 +390,7 @@ def test_a_tournament_on_dask_hands_its_boards_back_as_they_are(dask_client: Any
     """The arena's tasks take their deals and rules and return their boards as objects: the
     same boards and report as in this process."""
     players = ["simple", "random", "honours", "random"]
-    here = arena.run(players, "online", deals=2, seed=6, progress=False)
-    there = arena.run(
-        players, "online", deals=2, seed=6, backend="dask", client=dask_client, progress=False
-    )
+    here = arena.run(players, "online", deals=2, seed=6)
+    there = arena.run(players, "online", deals=2, seed=6, backend="dask", client=dask_client)
     assert _results(there) == _results(here)
     assert all(type(b.deal) is Deal and type(b.rules) is Ruleset for b in there.boards)

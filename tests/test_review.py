@@ -1,5 +1,5 @@
 """Single-dummy reviews (``callbreak_lab.analysis.review``): of played deals, arena records and the
-recorded Bhoos requests; the ``analyse --single-dummy`` command and ``/v1/analyse``."""
+recorded Bhoos requests; the ``analyse --layouts`` command and ``/v1/analyse``."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ CARD_KEYS = {"index", "seat", "card", "dd_value", "sd_expected", "sd_best_card",
 def test_the_costly_card_of_a_known_position_is_the_biggest_mistake() -> None:
     """Seat 3 leads the 2♠ at trick 11 needing one trick, where the A♣ makes the call in every
     layout (tests/test_advice.py): the review finds that card and its cost."""
-    rv = review_play(SAFETY_DEAL, SAFETY_PLAYS, "online", [2, 2, 2, 4], seats=[3], first=40)
+    rv = review_play(SAFETY_DEAL, SAFETY_PLAYS, "online", calls=[2, 2, 2, 4], seats=[3], first=40)
     card = rv.cards[40]
     assert (card.seat, str(card.card), str(card.sd_best_card)) == (3, "2S", "AC")
     assert card.cost > 2.0 and card.sd.exact  # type: ignore[union-attr]
@@ -44,12 +44,12 @@ def test_the_costly_card_of_a_known_position_is_the_biggest_mistake() -> None:
 @pytest.mark.slow
 def test_a_whole_arena_board_reviewed_with_the_issue_s_json() -> None:
     board = play_deal(Deal.random(4), "online", [make_player(p) for p in ("simple", "pimc") * 2])
-    rv = review_play(board.deal, board.plays, board.rules, board.calls, layouts=4, seed=1)
+    rv = review_play(board.deal, board.plays, board.rules, calls=board.calls, layouts=4, seed=1)
     d = rv.to_dict()
     assert {"deal", "rules", "calls", "cards", "players"} <= set(d)
     assert len(d["cards"]) == 52 and all(set(c) >= CARD_KEYS for c in d["cards"])
     assert [p["seat"] for p in d["players"]] == [0, 1, 2, 3]
-    dd = analyse_play(board.deal, board.plays, board.rules, board.calls)
+    dd = analyse_play(board.deal, board.plays, board.rules, calls=board.calls)
     for c, e in zip(rv.cards, dd.entries, strict=True):
         assert c.dd_value == e.after  # the played card's double-dummy deal total
         assert c.cost >= 0
@@ -62,7 +62,7 @@ def test_a_whole_arena_board_reviewed_with_the_issue_s_json() -> None:
         mine = [c.cost for c in rv.cards if c.seat == p.seat]
         assert p.play_cost == pytest.approx(sum(mine))
         assert p.call == board.calls[p.seat] and p.call_cost is not None and p.call_cost >= 0
-    again = review_play(board.deal, board.plays, board.rules, board.calls, layouts=4, seed=1)
+    again = review_play(board.deal, board.plays, board.rules, calls=board.calls, layouts=4, seed=1)
     assert again.to_dict() == d  # seeded: reproducible
 
 
@@ -72,7 +72,9 @@ def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
     rv = load_record(path).review(layouts=2, seats=[1])
     assert rv.calls == board.calls and len(rv.players) == 1 and rv.players[0].seat == 1
     assert all(c.sd is None for c in rv.cards if c.seat != 1)
-    short = review_play(board.deal, board.plays, "modern", board.calls, layouts=2, time_limit=1e-6)
+    short = review_play(
+        board.deal, board.plays, "modern", calls=board.calls, layouts=2, time_limit=1e-6
+    )
     assert short.stopped_early and len(short.cards) < 52
     assert "time limit" in short.text()
 
@@ -93,7 +95,9 @@ def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.Mo
         return real(*args, **kw)
 
     monkeypatch.setattr(review, "single_dummy_values", cut_third)
-    rv = review_play(board.deal, board.plays, "modern", board.calls, layouts=4, time_limit=600)
+    rv = review_play(
+        board.deal, board.plays, "modern", calls=board.calls, layouts=4, time_limit=600
+    )
     judged = [c for c in rv.cards if c.sd is not None]
     assert rv.stopped_early and len(judged) == 3 and rv.cards[-1] is judged[-1]
     assert judged[-1].sd is not None and judged[-1].sd.stopped_early
@@ -130,7 +134,7 @@ def test_bad_reviews_are_refused() -> None:
 
 def test_analyse_single_dummy_command(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["analyse", SAFETY_DEAL, "--rules", "online", "--plays", SAFETY_PLAYS, "--calls",
-            "2,2,2,4", "--single-dummy", "8", "--seats", "3", "--from-trick", "11", "--quiet",
+            "2,2,2,4", "--layouts", "8", "--seats", "3", "--from-trick", "11", "--quiet",
             "--json"]  # fmt: skip
     assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
@@ -145,10 +149,10 @@ def test_analyse_single_dummy_command(capsys: pytest.CaptureFixture[str]) -> Non
     assert len(games) == 6 and games[0]["unit"] == "tricks"
     assert main(["analyse", "--bhoos", "nowhere.json", "--single-dummy", "2"]) == 2
     assert "--bhoos nowhere.json" in capsys.readouterr().err
-    assert main(["analyse", "--single-dummy", "2"]) == 2
+    assert main(["analyse", "--layouts", "2"]) == 2
     assert "give one of DEAL" in capsys.readouterr().err
     assert main(["analyse", SAFETY_DEAL, "--plays", "5D", "--seats", "1"]) == 2
-    assert "need --single-dummy" in capsys.readouterr().err
+    assert "need --layouts N" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -159,11 +163,11 @@ def test_the_service_reviews_single_dummy_within_its_cap() -> None:
 
     body = {"deal": SAFETY_DEAL, "plays": SAFETY_PLAYS, "rules": "online", "calls": "2,2,2,4"}
     with TestClient(create_app(Settings(workers=1, review_layouts_max=4))) as client:
-        r = client.post("/v1/analyse", json={**body, "single_dummy": 5})
+        r = client.post("/v1/analyse", json={**body, "layouts": 5})
         assert r.status_code == 422 and "at most 4 layouts" in r.text
         r = client.post("/v1/analyse", json={**body, "seats": [3]})
-        assert r.status_code == 422 and "single_dummy" in r.text
-        r = client.post("/v1/analyse", json={**body, "single_dummy": 4, "seats": [3]})
+        assert r.status_code == 422 and "give layouts too" in r.text
+        r = client.post("/v1/analyse", json={**body, "single_dummy": 4, "seats": [3]})  # old name
         assert r.status_code == 200, r.text
         d = r.json()
         assert d["kind"] == "single-dummy review" and d["players"][0]["seat"] == 3

@@ -113,10 +113,10 @@ def test_evaluate_accepts_every_hand_notation(client: TestClient) -> None:
 
 
 def test_evaluate_monte_carlo_check(client: TestClient) -> None:
-    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 4})
+    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 4})
     assert resp.status_code == 200, resp.text
     mc = resp.json()["monte_carlo"]
-    assert mc["samples"] == 4
+    assert mc["layouts"] == 4
     assert abs(sum(mc["distribution"]) - 1) < 1e-9 and abs(sum(mc["floor_distribution"]) - 1) < 1e-9
     assert 1 <= mc["call"] <= 13
     assert mc["mean_floor"] <= mc["mean_tricks"] + 13
@@ -144,11 +144,11 @@ def test_evaluate_after_earlier_calls(client: TestClient) -> None:
 
 
 def test_monte_carlo_cap(client: TestClient) -> None:
-    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 501})
-    assert "500" in _error(resp, "monte_carlo")
+    resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 501})
+    assert "500" in _error(resp, "layouts")
     with TestClient(create_app(Settings(workers=1, max_monte_carlo=10))) as small:
-        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 11})
-        assert _error(resp, "monte_carlo") == "at most 10 samples, got 11"
+        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 11})
+        assert _error(resp, "layouts") == "at most 10 layouts, got 11"
 
 
 def test_monte_carlo_admission_by_time_bound() -> None:
@@ -158,14 +158,14 @@ def test_monte_carlo_admission_by_time_bound() -> None:
     assert cfg.monte_carlo_cap == 10  # half of 30 s at 1.5 s a sample (two run well inside it)
     with TestClient(create_app(cfg)) as small:
         before = small.get("/healthz").json()["workers"]
-        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 11})
+        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 11})
         # refused before any worker ran it: no job completed or killed meanwhile
         assert small.get("/healthz").json()["workers"] == before
-        message = _error(resp, "monte_carlo")
-        assert message.startswith("at most 10 samples, got 11: a sample takes about 1500 ms")
+        message = _error(resp, "layouts")
+        assert message.startswith("at most 10 layouts, got 11: a layout takes about 1500 ms")
         assert "30 s time bound" in message
-        ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 2})
-        assert ok.status_code == 200 and ok.json()["monte_carlo"]["samples"] == 2
+        ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 2})
+        assert ok.status_code == 200 and ok.json()["monte_carlo"]["layouts"] == 2
     # the defaults: what fits in half of 20 s
     default = Settings()
     assert default.monte_carlo_cap == int(20_000 * 0.5 // default.monte_carlo_sample_ms)
@@ -179,14 +179,16 @@ def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
     # samples take longer than 2 s
     cfg = Settings(workers=1, solve_timeout=20.0, monte_carlo_share=0.1, monte_carlo_sample_ms=1.0)
     with TestClient(create_app(cfg)) as small:
-        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 500})
+        resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 500})
         assert resp.status_code == 200, resp.text  # inside the time bound: no 503
         mc = resp.json()["monte_carlo"]
-        assert mc["requested"] == 500 and mc["stopped_early"] and 1 <= mc["samples"] < 500
+        assert mc["requested"] == 500 and mc["stopped_early"] and 1 <= mc["layouts"] < 500
         assert small.get("/healthz").json()["workers"]["killed"] == 0
         assert abs(sum(mc["distribution"]) - 1) < 1e-9
-        ok = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 1}).json()
-        assert ok["monte_carlo"]["samples"] == 1 and not ok["monte_carlo"]["stopped_early"]
+        ok = small.post(
+            "/v1/evaluate", json={"hand": HAND, "seat": 0, "monte_carlo": 1}
+        ).json()  # its former name
+        assert ok["monte_carlo"]["layouts"] == 1 and not ok["monte_carlo"]["stopped_early"]
 
 
 LEAN_BODIES = [
@@ -422,22 +424,22 @@ def test_line_of_a_finished_deal_is_422(client: TestClient) -> None:
 def test_line_and_playout_line(client: TestClient) -> None:
     from callbreak_lab.analysis import lines
 
-    rules = Ruleset.preset("modern")
+    rules = Ruleset.preset("online")  # the default rules
     record = _late_record(DEAL, rules, 32)
     pos = Position.replay(DEAL, record, rules)
     body = {"deal": str(DEAL), "plays": record, "seat": 2, "calls": "3,4,2,3"}
     resp = client.post("/v1/line", json=body)
     assert resp.status_code == 200, resp.text
-    assert resp.json() == lines.play_line(pos.copy(), 2, rules, "3,4,2,3").to_dict()
+    assert resp.json() == lines.play_line(pos.copy(), 2, rules, calls="3,4,2,3").to_dict()
     resp = client.post("/v1/line", json={**body, "playout": True})
     assert resp.status_code == 200, resp.text
-    assert resp.json() == lines.playout_line(pos.copy(), rules, "3,4,2,3").to_dict()
+    assert resp.json() == lines.playout_line(pos.copy(), rules, calls="3,4,2,3").to_dict()
 
 
 def test_analyse(client: TestClient) -> None:
     from callbreak_lab.analysis import review
 
-    rules = Ruleset.preset("modern")
+    rules = Ruleset.preset("online")  # the default rules
     plays = _late_record(DEAL, rules, 6)
     resp = client.post("/v1/analyse", json={"deal": str(DEAL), "plays": plays})
     assert resp.status_code == 200, resp.text

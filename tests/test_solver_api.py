@@ -4,6 +4,7 @@ known-answer deals, batches (joblib) and the play-out."""
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -21,7 +22,6 @@ from callbreak_lab.cards import Card, Deal, Hand
 from callbreak_lab.errors import (
     CallbreakLabError,
     IllegalPlayError,
-    RulesError,
     SeatError,
     SolverInputError,
 )
@@ -343,6 +343,9 @@ def test_full_deal_playout(index: int) -> None:
     assert all(res.tricks[s] >= values[s] for s in range(4))
     replayed = Position.replay(Deal.parse(deal), res.cards, preset)  # every card legal
     assert replayed.tricks_won == res.tricks
+    d = res.to_dict()
+    assert d == json.loads(json.dumps(d)) and d["tricks"] == list(res.tricks)
+    assert [Card.parse(c) for c in d["cards"]] == list(res.cards)
 
 
 # --- batches ------------------------------------------------------------------------------------
@@ -352,7 +355,10 @@ def test_batches_in_order_and_parallel() -> None:
     for jobs in (1, 2):
         reports: list[tuple[int, int]] = []
         tables = solver.dd_tables(
-            positions, None, n_jobs=jobs, progress=lambda done, n: reports.append((done, n))
+            positions,
+            None,
+            n_jobs=jobs,
+            progress=lambda done, n, out=reports: out.append((done, n)),
         )
         assert reports[-1] == (6, 6) and all(n == 6 for _, n in reports)
         assert isinstance(tables, np.ndarray) and tables.shape == (6, 4)

@@ -2,12 +2,12 @@
 
 Two kinds of line, both played to the end of the deal from a position:
 
-* ``play_line(position, seat, rules)`` -- the **double-dummy line** for a studied seat: "what can
-  I guarantee?". The studied seat plays to maximise its own tricks and the other three play
-  together to minimise them (the paranoid value of docs/rules.md). Every value shown is the studied
-  seat's trick total for the deal, and it stays constant along the line; its final trick count
-  equals the solver's value at the start.
-* ``playout_line(position, rules)`` -- the **self-interested play-out**: "how would this deal
+* ``play_line(position, seat, rules=None)`` -- the **double-dummy line** for a studied seat:
+  "what can I guarantee?". The studied seat plays to maximise its own tricks and the other three
+  play together to minimise them (the paranoid value of docs/rules.md). Every value shown is the
+  studied seat's trick total for the deal, and it stays constant along the line; its final trick
+  count equals the solver's value at the start.
+* ``playout_line(position, rules=None)`` -- the **self-interested play-out**: "how would this deal
   go?". Each mover plays the card maximising *its own* double-dummy value (itself as the target),
   so each step shows the mover's own card values. The four trick counts sum to 13 for a whole
   deal; they are the forecast the bid model learns, whereas the line above is a floor.
@@ -68,7 +68,7 @@ def _rules_of(
 ) -> tuple[Position, Ruleset]:
     """The position under ``rules`` (replayed when they play differently from its own, an
     IllegalPlayError when they forbid one of its cards); a Deal or deal text is its start (seat
-    0 on lead) and needs ``rules``."""
+    0 on lead) under ``rules`` (None: ``rules.DEFAULT_RULES``)."""
     if isinstance(position, Deal | str):
         start = Position(Deal.parse(position), Ruleset.coerce(rules))
         return start, start.rules
@@ -425,7 +425,9 @@ def _with_single(
     for st in steps:
         ours = line.seat is None or st.seat == line.seat
         if ours and len(st.values) > 1:
-            sd = single_dummy_values(pos, st.seat, line.calls, n, seed * 1009 + st.index)
+            sd = single_dummy_values(
+                pos, st.seat, calls=line.calls, layouts=n, seed=seed * 1009 + st.index
+            )
             st = replace(st, single=sd)
         out.append(st)
         pos.play(st.card)
@@ -447,13 +449,14 @@ def play_line(
     position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
-    calls: Iterable[int] | str | None = None,
     *,
+    calls: Iterable[int] | str | None = None,
     advice: Advice = "double",
     layouts: int = 32,
     seed: int = 0,
 ) -> Line:
-    """The double-dummy line for ``seat`` from ``position`` to the end of the deal.
+    """The double-dummy line for ``seat`` from ``position`` to the end of the deal, under
+    ``rules`` (None: the position's own; a Deal or deal text: ``rules.DEFAULT_RULES``).
 
     ``advice="single"``: each of the seat's decisions also carries its single-dummy values
     (``advice.single_dummy_values`` over ``layouts`` layouts, seeded), and the line marks where the
@@ -473,8 +476,8 @@ def play_line(
 def playout_line(
     position: Position | Deal | str,
     rules: Ruleset | str | None = None,
-    calls: Iterable[int] | str | None = None,
     *,
+    calls: Iterable[int] | str | None = None,
     advice: Advice = "double",
     layouts: int = 32,
     seed: int = 0,

@@ -1,12 +1,12 @@
 """Reviews of played deals: every card judged, double-dummy or as its player could see it.
 
-``analyse_play(deal, plays, rules)`` judges each card double-dummy: for each card, the value for
-its player (itself as the target) before and after, flagging each card that lost a trick against
+``analyse_play(deal, plays, rules=None)`` judges each card double-dummy: for each card, the value
+for its player (itself as the target) before and after, flagging each card that lost a trick against
 double-dummy defence (everyone sees all hands and the other three gang up), with the better
 cards.
 
-``review_play(deal, plays, rules, calls)`` judges it as a player at the table could: for each
-card, the single-dummy values of every legal card of its player at that moment
+``review_play(deal, plays, rules=None, calls=...)`` judges it as a player at the table could: for
+each card, the single-dummy values of every legal card of its player at that moment
 (``advice.single_dummy_values``: layouts of the hidden cards weighted by the calls, the
 expected score of the seat's call), the best card, and the **cost** of the card played: the
 best card's expected score minus its own, in points. A card the rules forced costs nothing and
@@ -21,13 +21,14 @@ by ``arena.bhoos.review_bhoos``, since the other hands never show in full; its d
 values are then unknown).
 
 Expected scores are in points. Without the calls the cards are judged by expected tricks and
-the review says so (``unit``).
+the review says so (``unit``). ``rules`` None stands for ``rules.DEFAULT_RULES`` (a deal carries
+no rules of its own).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ from callbreak_lab.game import Position, parse_calls, parse_record, record_seats
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, replay_seen
 from callbreak_lab.seat.layouts import BETA
+from callbreak_lab.util.progress import Progress
 
 __all__ = [
     "CardJudgement",
@@ -173,7 +175,8 @@ def read_plays(plays: str | Sequence[CardLike]) -> list[Card]:
 def analyse_play(
     deal: Deal | str,
     plays: str | Sequence[CardLike],
-    rules: Ruleset | str,
+    rules: Ruleset | str | None = None,
+    *,
     calls: Iterable[int] | str | None = None,
 ) -> Review:
     """Review cards actually played (a whole deal or a prefix; a record or a list of cards)."""
@@ -202,9 +205,6 @@ def _check_card(pos: Position, i: int, card: Card) -> None:
 
 
 # --- single-dummy reviews (as seen at the table) -------------------------------------------------
-
-#: ``progress(done, total)``: cards judged so far out of the cards to judge
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -357,22 +357,6 @@ class SingleDummyReview:
         return single_dummy_review_html(self)
 
 
-def _bar(progress: bool | Progress | None, total: int, desc: str) -> tuple[Progress | None, Any]:
-    """A ``progress(done, total)`` callback: the given one, a tqdm bar (``True``) or none."""
-    if progress is None or progress is False:
-        return None, None
-    if callable(progress):
-        return progress, None
-    from tqdm.auto import tqdm
-
-    bar = tqdm(total=total, unit="card", desc=desc, leave=False)
-
-    def tick(done: int, _total: int) -> None:
-        bar.update(done - bar.n)
-
-    return tick, bar
-
-
 def _call_costs(
     hands: Mapping[int, Hand], calls: tuple[int, ...] | None, rules: Ruleset
 ) -> dict[int, tuple[int | None, float | None]]:
@@ -425,16 +409,16 @@ def _check(layouts: int, seed: int, seats: Iterable[int] | None) -> tuple[int, .
 def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the judgement's options)
     deal: Deal | str,
     plays: str | Sequence[CardLike],
-    rules: Ruleset | str,
+    rules: Ruleset | str | None = None,
+    *,
     calls: Iterable[int] | str | None = None,
     layouts: int = 32,
     seed: int = 0,
-    *,
     seats: Iterable[int] | None = None,
     beta: float = BETA,
     first: int = 0,
     time_limit: float | None = None,
-    progress: bool | Progress | None = None,
+    progress: Progress | None = None,
 ) -> SingleDummyReview:
     """Judge every card of ``plays`` (a record or a list of cards from the deal's start; a
     prefix is fine) single-dummy for the seats ``seats`` (default all four), ``layouts`` layouts a
@@ -443,7 +427,7 @@ def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the j
     replayed and listed, not judged). ``time_limit``: seconds after which no further card is
     judged and the decision being judged then is cut short (its judgement covers the layouts
     solved by then); the review covers the cards before and says ``stopped_early``.
-    ``progress``: True for a tqdm bar, or a ``progress(done, total)``."""
+    ``progress(done, total)`` is called after each card."""
     from callbreak_lab import solver
 
     t0 = time.perf_counter()
@@ -459,36 +443,32 @@ def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the j
     first = check_int(first, "first (a card index)", low=0, high=len(played))
     stopped = False
     pos = Position(d, r)
-    tick, bar = _bar(progress, len(played), "single-dummy review")
     out: list[CardJudgement] = []
-    try:
-        for i, card in enumerate(played):
+    for i, card in enumerate(played):
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if stopped or (left is not None and left <= 0):
+            stopped = True
+            break
+        _check_card(pos, i, card)
+        mover = pos.to_move
+        legal = pos.legal_cards_with_reasons()
+        forced = len(legal.legal) == 1
+        dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
+        sd = None
+        if not forced and mover in chosen and i >= first:
             left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-            if stopped or (left is not None and left <= 0):
+            if left is not None and left <= 0:
                 stopped = True
                 break
-            _check_card(pos, i, card)
-            mover = pos.to_move
-            legal = pos.legal_cards_with_reasons()
-            forced = len(legal.legal) == 1
-            dd = pos.tricks_won[mover] + solver.card_values(pos, mover, r)[card]
-            sd = None
-            if not forced and mover in chosen and i >= first:
-                left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
-                if left is not None and left <= 0:
-                    stopped = True
-                    break
-                sd = single_dummy_values(
-                    pos, mover, c, layouts, seed * 1009 + i, beta=beta, time_limit=left
-                )
-                stopped = sd.stopped_early
-            out.append(CardJudgement(i, mover, card, dd, sd, forced))
-            pos.play(card)
-            if tick is not None:
-                tick(i + 1, len(played))
-    finally:
-        if bar is not None:
-            bar.close()
+            sd = single_dummy_values(
+                pos, mover, calls=c, layouts=layouts, seed=seed * 1009 + i, beta=beta,
+                time_limit=left,
+            )  # fmt: skip
+            stopped = sd.stopped_early
+        out.append(CardJudgement(i, mover, card, dd, sd, forced))
+        pos.play(card)
+        if progress is not None:
+            progress(i + 1, len(played))
     costs = _call_costs({s: d[s] for s in chosen}, c, r)
     return SingleDummyReview(
         d, r, c, tuple(out), _summaries(out, chosen, c, costs, 0.05), layouts, seed, chosen,
@@ -505,37 +485,32 @@ def review_seat(
     rules: Ruleset | str | None = None,
     layouts: int = 32,
     seed: int = 0,
-    progress: bool | Progress | None = None,
+    progress: Progress | None = None,
 ) -> SingleDummyReview:
     """Judge ``seat``'s cards in ``record`` (from the deal's start) knowing only its ``hand``
     (its 13 cards; the other hands unknown, so the double-dummy values are None), ``layouts``
     layouts a decision seeded by ``seed`` and the card's index. ``calls``: the four calls (deal
     seats), else the cards are judged by tricks. ``rules``: default ``rules.DEFAULT_RULES``.
-    ``progress``: True for a tqdm bar, or a ``progress(done, total)``. A bot's Bhoos requests
-    are read into these by ``arena.bhoos.review_bhoos``."""
+    ``progress(done, total)`` is called after each judged card. A bot's Bhoos requests are read
+    into these by ``arena.bhoos.review_bhoos``."""
     t0 = time.perf_counter()
     rules = Ruleset.coerce(rules)
     calls = parse_calls(calls, rules)
     cards = [Card.parse(c) for c in record]
     mine = [i for i, s in enumerate(record_seats(cards)[:-1]) if s == seat]
-    tick, bar = _bar(progress, len(mine), "single-dummy review")
     out: list[CardJudgement] = []
     k = Knowledge(rules, seat, int(hand.mask), calls=calls or (None, None, None, None))
-    try:
-        for i, mover, card, _won in replay_seen(k, cards):
-            if card is None:
-                break
-            if mover == seat:
-                forced = k.legal_mask().bit_count() == 1
-                sd = None if forced else values_from_knowledge(k, layouts, seed * 1009 + i)
-                out.append(CardJudgement(i, seat, card, None, sd, forced))
-                if tick is not None:
-                    tick(len(out), len(mine))
-            else:
-                out.append(CardJudgement(i, mover, card, None, None, False))
-    finally:
-        if bar is not None:
-            bar.close()
+    for i, mover, card, _won in replay_seen(k, cards):
+        if card is None:
+            break
+        if mover == seat:
+            forced = k.legal_mask().bit_count() == 1
+            sd = None if forced else values_from_knowledge(k, layouts=layouts, seed=seed * 1009 + i)
+            out.append(CardJudgement(i, seat, card, None, sd, forced))
+            if progress is not None:
+                progress(sum(j.seat == seat for j in out), len(mine))
+        else:
+            out.append(CardJudgement(i, mover, card, None, None, False))
     costs = _call_costs({seat: hand}, calls, rules)
     return SingleDummyReview(
         None, rules, calls, tuple(out), _summaries(out, (seat,), calls, costs, 0.05), layouts, seed,

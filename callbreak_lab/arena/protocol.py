@@ -125,8 +125,8 @@ class HttpPlayer:
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else int(budget_ms)
         if self.budget_ms < 1:
             raise UsageError(f"a protocol bot's time budget is at least 1 ms, got {budget_ms}")
-        #: the referee faults an answer that takes longer than this
-        self.time_limit_ms = self.budget_ms
+        #: the referee faults an answer that takes longer than this (seconds)
+        self.time_limit = self.budget_ms / 1000
         self.last_request: dict[str, Any] | None = None
         self.last_answer: str | None = None
         self.wait_s = float(wait_s)

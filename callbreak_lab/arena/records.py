@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from callbreak_lab.analysis.review import (
-    Progress,
     Review,
     SingleDummyReview,
     analyse_play,
@@ -26,9 +25,10 @@ from callbreak_lab.analysis.review import (
 )
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import RecordError, UsageError
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
+from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.progress import Progress
 
 __all__ = [
     "FORMAT",
@@ -124,21 +124,22 @@ class Board:
 
     def analyse(self) -> Review:
         """The double-dummy review of every card played (``analysis.review.analyse_play``)."""
-        return analyse_play(self.deal, self.plays, self.rules, list(self.calls))
+        return analyse_play(self.deal, self.plays, self.rules, calls=list(self.calls))
 
     def review(
         self,
+        *,
         layouts: int = 32,
         seed: int = 0,
-        *,
         seats: Iterable[int] | None = None,
-        progress: bool | Progress | None = None,
+        time_limit: float | None = None,
+        progress: Progress | None = None,
     ) -> SingleDummyReview:
         """The single-dummy review of every card played (``analysis.review.review_play``; its
         viewer in a notebook: ``widgets.board_viewer``)."""
         return review_play(
-            self.deal, self.plays, self.rules, self.calls, layouts, seed, seats=seats,
-            progress=progress,
+            self.deal, self.plays, self.rules, calls=self.calls, layouts=layouts, seed=seed,
+            seats=seats, time_limit=time_limit, progress=progress,
         )  # fmt: skip
 
     def analyse_command(self) -> str:

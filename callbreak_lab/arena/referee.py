@@ -3,7 +3,8 @@
 ``play_deal`` collects the calls in seat order and plays the 13 tricks under the ruleset. A
 player's answer is checked before it counts: a call outside the ruleset's range or a card that is
 not legal (``illegal``), an answer that is not a call or a card (``unparsable``), an exception
-(``exception``) or an answer later than the player's time limit (``timeout``) is a fault. A fault
+(``exception``) or an answer later than the player's time limit (``timeout``: ``time_limit``
+seconds a decision) is a fault. A fault
 is counted, logged (logger ``callbreak_lab.arena``) with the request the player was answering, and
 replaced: a call by the lowest legal call, a card by the lowest legal card. So one broken player
 cannot stop a tournament. ``play_match`` plays a match's deals with running totals, the dealer
@@ -45,10 +46,10 @@ def seat_view(
     calls: Sequence[int],
     totals: Sequence[int] = (0, 0, 0, 0),
     deal_number: int = 1,
-    budget_ms: int | None = None,
+    time_limit: float | None = None,
 ) -> SeatView:
     """What ``seat`` sees in ``pos`` after ``calls`` (of seats 0..len-1): the view a player
-    gets, with the match ``totals`` (tenths) and its time budget."""
+    gets, with the match ``totals`` (tenths) and its ``time_limit`` (seconds a decision)."""
     return SeatView(
         seat,
         pos.hand(seat),
@@ -60,7 +61,7 @@ def seat_view(
         pos.tricks_won,
         (int(totals[0]), int(totals[1]), int(totals[2]), int(totals[3])),
         deal_number,
-        budget_ms,
+        time_limit,
     )
 
 
@@ -70,7 +71,7 @@ def _request(player: Any, view: SeatView) -> Any:
 
 
 def _ask(
-    player: Any, what: str, view: SeatView, limit: int | None
+    player: Any, what: str, view: SeatView, limit: float | None
 ) -> tuple[Any, str | None, str, float]:
     """(answer, fault kind or None, message, milliseconds) of ``player.call``/``play``."""
     if hasattr(player, "last_request"):
@@ -86,8 +87,8 @@ def _ask(
     except Exception as e:  # a player is any code (or a bot over HTTP): its failure is a fault
         answer, kind, message = None, "exception", f"{type(e).__name__}: {e}"
     ms = (time.perf_counter() - t0) * 1000
-    if kind is None and limit is not None and ms > limit:
-        kind, message = "timeout", f"answered after {ms:.0f} ms; the limit is {limit} ms"
+    if kind is None and limit is not None and ms > limit * 1000:
+        kind, message = "timeout", f"answered after {ms:.0f} ms; the limit is {limit:g} s"
     return answer, kind, message, ms
 
 
@@ -121,7 +122,7 @@ def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, 
     *,
     deal_number: int = 1,
     totals: Sequence[int] = (0, 0, 0, 0),
-    budget_ms: int | None = None,
+    time_limit: float | None = None,
     seed: int = 0,
     deal_index: int = 0,
 ) -> Board:
@@ -130,8 +131,8 @@ def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, 
     ``names`` label the players in the record (default their ``name``); ``deal_number`` and
     ``totals`` (tenths, per seat of this deal) are the match's state the views show; players
     get ``prepare(rules)`` (outside the clock) and ``seat_seed(seed, deal_index, seat)`` through
-    ``new_deal``. ``budget_ms`` limits every
-    decision (None: only a player's own ``time_limit_ms``, which protocol bots have)."""
+    ``new_deal``. ``time_limit`` (seconds) limits every decision (None: only a player's own
+    ``time_limit``, which protocol bots have)."""
     r = Ruleset.coerce(rules)
     d = Deal.parse(deal)
     if len(players) != 4:
@@ -140,7 +141,7 @@ def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, 
     if names is not None:
         labels = tuple(str(n) for n in names)
     limits = [
-        budget_ms if budget_ms is not None else getattr(p, "time_limit_ms", None) for p in players
+        time_limit if time_limit is not None else getattr(p, "time_limit", None) for p in players
     ]
     tot = tuple(int(t) for t in totals)
     for s, p in enumerate(players):
@@ -223,7 +224,7 @@ def play_match(
     players: Sequence[Any],
     names: Sequence[str] | None = None,
     *,
-    budget_ms: int | None = None,
+    time_limit: float | None = None,
     seed: int = 0,
     first_index: int = 0,
 ) -> list[Board]:
@@ -247,7 +248,7 @@ def play_match(
             [labels[t] for t in table],
             deal_number=k + 1,
             totals=[totals[t] for t in table],
-            budget_ms=budget_ms,
+            time_limit=time_limit,
             seed=seed,
             deal_index=first_index + k,
         )

@@ -1,4 +1,4 @@
-"""Duplicate tournaments: ``run(players, rules, deals, seed)`` and its report.
+"""Duplicate tournaments: ``run(players, rules, deals=..., seed=...)`` and its report.
 
 Deal ``j`` of a tournament is ``Deal.seeded(seed, j)``, so the same
 seed gives the same deals whatever the tournament's size. Consecutive deals form matches of
@@ -24,9 +24,9 @@ deals are not a multiple of ``match_deals`` leaves its last, shorter group out o
 copies of one deterministic player win exactly a quarter of the matches each.
 
 Boards run in parallel with joblib, one task per match and rotation: local processes
-(``backend="loky"``, ``jobs``) or a Dask cluster (``backend="dask"`` with ``client`` or
-``address``), the switch of dataset generation (``callbreak_lab.util.parallel``). ``jobs=1`` plays in
-this process.
+(``backend="loky"``, ``n_jobs``) or a Dask cluster (``backend="dask"`` with ``client`` or
+``address``), the switch of dataset generation (``callbreak_lab.util.parallel``). ``n_jobs`` None
+or 1 plays in this process.
 """
 
 from __future__ import annotations
@@ -51,11 +51,13 @@ from callbreak_lab.arena.records import (
     write_record,
 )
 from callbreak_lab.arena.referee import play_match
+from callbreak_lab.bidding.equity import win_shares
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import UsageError, check_int
-from callbreak_lab.util.parallel import check_backend, parallel_results
-from callbreak_lab.util.stats import mean_se
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.util.parallel import check_backend, parallel_results
+from callbreak_lab.util.progress import Progress
+from callbreak_lab.util.stats import mean_se
 
 __all__ = [
     "Margin",
@@ -91,9 +93,9 @@ def _entry(spec: PlayerSpec) -> tuple[str, PlayerSpec]:
     raise UsageError(f"a player is a name, http:URL or a factory of players, got {spec!r}")
 
 
-def _build(spec: PlayerSpec, rules: Ruleset, budget_ms: int | None) -> Any:
+def _build(spec: PlayerSpec, rules: Ruleset, time_limit: float | None) -> Any:
     if isinstance(spec, str):
-        return make_player(spec, rules, budget_ms)
+        return make_player(spec, rules, time_limit=time_limit)
     return spec()
 
 
@@ -105,18 +107,18 @@ def _play_task(
     seed: int,
     first: int,
     rotation: int,
-    budget_ms: int | None,
+    time_limit: float | None,
 ) -> list[Board]:
     """One match (``deals``, tournament deals ``first ..``) in one rotation. The same call in
     this process or in a worker: the deals, the rules and the boards cross as they are."""
     table = [(t + rotation) % 4 for t in range(4)]
-    players = [_build(specs[e], rules, budget_ms) for e in table]
+    players = [_build(specs[e], rules, time_limit) for e in table]
     boards = play_match(
         deals,
         rules,
         players,
         [labels[e] for e in table],
-        budget_ms=budget_ms,
+        time_limit=time_limit,
         seed=seed,
         first_index=first,
     )
@@ -239,7 +241,8 @@ class Report:
     margins: tuple[Margin, ...]
     boards: tuple[Board, ...]
     seconds: float = 0.0
-    budget_ms: int | None = None
+    #: seconds a decision (None: no limit)
+    time_limit: float | None = None
     #: deals in a match (``rules.match_deals``; 5 when the rules play to a target score)
     match_deals: int = 5
     #: whole matches played (one a rotation of each whole group of deals)
@@ -290,7 +293,7 @@ class Report:
             "deals": self.deals,
             "boards": len(self.boards),
             "seed": self.seed,
-            "budget_ms": self.budget_ms,
+            "time_limit": self.time_limit,
             "seconds": round(self.seconds, 2),
             "players": [p.to_dict() for p in self.players],
             "margins": [m.to_dict() for m in self.margins],
@@ -307,7 +310,7 @@ class Report:
         head = (
             f"arena: {self.rules.name}, {self.deals} deals x 4 rotations = {len(self.boards)} "
             f"boards, seed {self.seed}"
-            + ("" if self.budget_ms is None else f", budget {self.budget_ms} ms")
+            + ("" if self.time_limit is None else f", {self.time_limit:g} s a decision")
             + f" ({self.seconds:.1f} s)"
         )
         width = max([6, *(len(p.name) for p in self.players)])
@@ -411,15 +414,13 @@ def _match_results(
         if sorted(b.deal_number for b in match) != list(range(1, group + 1)):
             continue  # not a whole match
         totals, labels = _table_totals(match, first)
-        top = max(totals)
-        level = totals.count(top)
+        shares = win_shares(totals, twelfths=True)
         wins = twelfths.setdefault(first, np.zeros(len(names), dtype=np.int64))
         held = seats.setdefault(first, np.zeros(len(names), dtype=np.int64))
         for t in range(4):
             i = index[labels[t]]
             held[i] += 1
-            if totals[t] == top:
-                wins[i] += 12 // level
+            wins[i] += shares[t]
         count += 1
     if not count:
         return 0, [], []
@@ -449,7 +450,7 @@ def summarise(
     deals: int | None = None,
     seed: int = 0,
     seconds: float = 0.0,
-    budget_ms: int | None = None,
+    time_limit: float | None = None,
 ) -> Report:
     """The report of ``boards`` (``order``: the players' labels, each once, in report order;
     by default in order of first appearance)."""
@@ -529,7 +530,7 @@ def summarise(
         margins=tuple(margins),
         boards=tuple(boards),
         seconds=seconds,
-        budget_ms=budget_ms,
+        time_limit=time_limit,
         match_deals=group,
         match_count=match_count,
         matches=tuple(match_stats),
@@ -542,33 +543,37 @@ def summarise(
 
 def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, backend, records)
     players: Sequence[PlayerSpec],
-    rules: Ruleset | str = "online",
+    rules: Ruleset | str | None = None,
+    *,
     deals: int = 10,
     seed: int = 0,
-    *,
-    jobs: int = 1,
+    n_jobs: int | None = 1,
     backend: str = "loky",
     client: Any = None,
     address: str | None = None,
-    budget_ms: int | None = None,
+    time_limit: float | None = None,
     records: str | Path | None = None,
-    progress: bool = True,
+    progress: Progress | None = None,
 ) -> Report:
     """Play a duplicate tournament of ``deals`` deals (``4 * deals`` boards) between four
     ``players`` (built-in names, ``http:URL``, ``label=name``, or factories returning a
-    player) under ``rules`` and return its :class:`Report`.
+    player) under ``rules`` (None: ``rules.DEFAULT_RULES``) and return its :class:`Report`.
 
-    ``budget_ms`` limits every decision (a later answer is a fault; ``pimc`` searches within
-    it, a protocol bot gets it as ``timeBudget``); ``records``: a directory that receives one
-    JSON record per board (``records.Board``); ``progress``: a tqdm bar."""
+    ``time_limit`` (seconds) limits every decision (a later answer is a fault; ``pimc`` and
+    ``strong`` search within it, a protocol bot gets it as ``timeBudget``); ``n_jobs``: worker
+    processes (None or 1: this process, -1: every core); ``records``: a directory that receives
+    one JSON record per board (``records.Board``); ``progress(done, total)`` is called as boards
+    finish."""
     r = Ruleset.coerce(rules)
     n = check_int(deals, "deals", low=1)
     seed = check_int(seed, "seed", low=0)
-    jobs = int(jobs)
+    jobs = 1 if n_jobs is None else int(n_jobs)
     if jobs == 0:
-        raise UsageError("jobs must not be 0 (1: in this process, -1: every core)")
-    if budget_ms is not None:
-        budget_ms = check_int(budget_ms, "budget_ms", low=1)
+        raise UsageError("n_jobs must not be 0 (None or 1: in this process, -1: every core)")
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
+    ):
+        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     check_backend(backend, client, address, UsageError)
     if len(players) != 4:
         raise UsageError(f"a tournament needs four players, got {len(players)}")
@@ -577,7 +582,7 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
     specs = [spec for _, spec in entries]
     for spec in specs:  # bad names, or a protocol bot under another preset: refused now
         if isinstance(spec, str):
-            make_player(spec, r, budget_ms)
+            make_player(spec, r, time_limit=time_limit)
     group = r.match_deals or 5
     matches = [
         (first, [tournament_deal(seed, j) for j in range(first, min(first + group, n))])
@@ -592,35 +597,30 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
                 check_record_slot(
                     directory, board_identity(deal, r, by_seat, seed, first + k, rotation)
                 )
-    from tqdm.auto import tqdm
-
     t0 = time.perf_counter()
     found: list[Board] = []
-    bar = tqdm(total=4 * n, unit="board", disable=not progress, desc=f"arena {r.name}")
 
     def take(boards: list[Board]) -> None:
         for b in boards:
             if directory is not None:
                 write_record(directory, b)
         found.extend(boards)
-        bar.update(len(boards))
+        if progress is not None:
+            progress(len(found), 4 * n)
 
-    try:
-        if jobs == 1 and backend == "loky":
-            for first, match, rotation in tasks:
-                take(_play_task(specs, labels, r, match, seed, first, rotation, budget_ms))
-        else:
-            from joblib import delayed
+    if jobs == 1 and backend == "loky":
+        for first, match, rotation in tasks:
+            take(_play_task(specs, labels, r, match, seed, first, rotation, time_limit))
+    else:
+        from joblib import delayed
 
-            with parallel_results(backend, jobs, client, address) as par:
-                calls = (
-                    delayed(_play_task)(specs, labels, r, match, seed, first, rotation, budget_ms)
-                    for first, match, rotation in tasks
-                )
-                for boards in par(calls):
-                    take(boards)
-    finally:
-        bar.close()
+        with parallel_results(backend, jobs, client, address) as par:
+            calls = (
+                delayed(_play_task)(specs, labels, r, match, seed, first, rotation, time_limit)
+                for first, match, rotation in tasks
+            )
+            for boards in par(calls):
+                take(boards)
     found.sort(key=lambda b: (b.deal_index, b.rotation))
     return summarise(
         found,
@@ -629,5 +629,5 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
         deals=n,
         seed=seed,
         seconds=time.perf_counter() - t0,
-        budget_ms=budget_ms,
+        time_limit=time_limit,
     )

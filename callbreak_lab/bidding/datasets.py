@@ -45,9 +45,10 @@ import numpy as np
 from callbreak_lab import __version__
 from callbreak_lab.cards import Deal, Hand
 from callbreak_lab.errors import DataError, check_int
+from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.util.parallel import check_backend, parallel_results
-from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.util.progress import Progress
 
 __all__ = [
     "CARD_NAME",
@@ -201,7 +202,7 @@ def _solve_chunk(profile: str, seed: int, start: int, stop: int) -> dict[str, np
     rules = profile_rules(profile)
     masks = deal_masks(seed, start, stop)
     deals = [Deal([Hand(int(m)) for m in row]) for row in masks]
-    tables, results = solver.tables_and_playouts(deals, rules, n_jobs=1, progress=False)
+    tables, results = solver.tables_and_playouts(deals, rules, n_jobs=1)
     dd = np.asarray(tables, dtype=np.int8)
     po = np.array([tuple(r.tricks) for r in results], dtype=np.int8).reshape(len(deals), 4)
     return {
@@ -312,22 +313,34 @@ class GenerateReport:
     seconds: float = 0.0
     seconds_per_deal: float | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: the folder, the chunks solved, reused and replaced, the times, the card."""
+        return {
+            "directory": str(self.directory),
+            "solved_chunks": self.solved,
+            "reused_chunks": self.reused,
+            "replaced": list(self.replaced),
+            "seconds": self.seconds,
+            "seconds_per_deal": self.seconds_per_deal,
+            "card": self.card,
+        }
+
 
 def generate(  # noqa: PLR0913  (the public keyword API: folder, chunking, parallelism, progress, overwrite)
     profile: str,
-    n: int,
-    seed: int = 0,
+    deals: int,
     *,
+    seed: int = 0,
     out_dir: str | os.PathLike[str],
     chunk_size: int = DEFAULT_CHUNK,
-    n_jobs: int = 1,
+    n_jobs: int | None = 1,
     backend: Literal["loky", "dask"] = "loky",
-    progress: bool = True,
+    progress: Progress | None = None,
     client: Any = None,
     address: str | None = None,
     force: bool = False,
 ) -> GenerateReport:
-    """Solve ``n`` seeded deals for ``profile`` into ``<out_dir>/<profile>/`` (resumable).
+    """Solve ``deals`` seeded deals for ``profile`` into ``<out_dir>/<profile>/`` (resumable).
 
     ``out_dir`` has no default: a library call names its folder (the CLI's default is
     ``./datasets``), so nothing writes into a shipped dataset by accident.
@@ -338,22 +351,23 @@ def generate(  # noqa: PLR0913  (the public keyword API: folder, chunking, paral
     Results come back to this process, which writes every file, so workers need no shared disk.
 
     An existing dataset is never changed silently: another profile or seed is refused; growing
-    ``n`` keeps the existing deals and adds more; fewer deals, another chunk size or another
+    ``deals`` keeps the existing ones and adds more; fewer deals, another chunk size or another
     solver version is refused unless ``force=True``. Only chunk files that the folder's card
-    lists as its own are ever deleted. Returns a :class:`GenerateReport`.
+    lists as its own are ever deleted. ``progress(done, total)`` is called with the deals on disk
+    as chunks are written. Returns a :class:`GenerateReport`.
     """
     t0 = time.perf_counter()
     profile = profile_of(profile)
-    n = check_int(n, "n", low=1, error=DataError)
+    n = check_int(deals, "deals", low=1, error=DataError)
     if n > MAX_DEALS:
         raise DataError(
-            f"n must be at most {MAX_DEALS:,} (chunk file names hold 9 digits), got {n:,}"
+            f"deals must be at most {MAX_DEALS:,} (chunk file names hold 9 digits), got {n:,}"
         )
     seed = check_int(seed, "seed", low=0, error=DataError)
     chunk_size = check_int(chunk_size, "chunk_size", low=1, error=DataError)
-    n_jobs = int(n_jobs)
+    n_jobs = 1 if n_jobs is None else int(n_jobs)
     if n_jobs == 0:
-        raise DataError("n_jobs must not be 0 (use 1 for no parallelism, -1 for all cores)")
+        raise DataError("n_jobs must not be 0 (None or 1 for no parallelism, -1 for all cores)")
     check_backend(backend, client, address, DataError)
     version, version_source = solver_version()
     if not str(out_dir).strip():  # Path("") is the working directory
@@ -370,28 +384,21 @@ def generate(  # noqa: PLR0913  (the public keyword API: folder, chunking, paral
     own_chunks = set() if old is None else {str(c) for c in old.get("chunks", [])}
     plan = _plan(n, chunk_size)
     todo, replaced = _chunks_to_solve(directory, plan, seed, profile, version)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(
-        total=n,
-        initial=n - sum(b - a for a, b in todo),
-        unit="deal",
-        disable=not progress,
-        desc=f"generate {profile}",
-    )
+    done = n - sum(b - a for a, b in todo)
+    if progress is not None:
+        progress(done, n)
     t_solve = time.perf_counter()
-    try:
-        if todo:
-            from joblib import delayed
+    if todo:
+        from joblib import delayed
 
-            with parallel_results(backend, n_jobs, client, address) as par:
-                tasks = (delayed(_solve_chunk)(profile, seed, a, b) for a, b in todo)
-                for arrays in par(tasks):
-                    a, b = int(arrays["index"][0]), int(arrays["index"][-1]) + 1
-                    _write_chunk(directory / _chunk_name(a, b), arrays, seed, profile, version)
-                    bar.update(b - a)
-    finally:
-        bar.close()
+        with parallel_results(backend, n_jobs, client, address) as par:
+            tasks = (delayed(_solve_chunk)(profile, seed, a, b) for a, b in todo)
+            for arrays in par(tasks):
+                a, b = int(arrays["index"][0]), int(arrays["index"][-1]) + 1
+                _write_chunk(directory / _chunk_name(a, b), arrays, seed, profile, version)
+                done += b - a
+                if progress is not None:
+                    progress(done, n)
     solve_seconds = time.perf_counter() - t_solve
     # Chunks of the dataset this one replaces (its card listed them) that the new plan does not
     # list: removed, so that the folder holds what its card says. No other file is touched.

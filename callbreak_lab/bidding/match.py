@@ -239,10 +239,10 @@ def _reason(
 def match_call_for(
     dist: npt.ArrayLike,
     seat: int,
-    rules: Ruleset | str,
+    rules: Ruleset | str | None = None,
+    *,
     totals: Sequence[int] | None = None,
     deal_of_match: int | None = None,
-    *,
     earlier_calls: Sequence[int] | None = None,
     equity: EquityModel | None = None,
 ) -> MatchCall:
@@ -310,17 +310,17 @@ def match_call_for(
 def match_call(
     hand: Hand | str | int,
     seat: int = 0,
-    rules: Ruleset | str = "modern",
+    rules: Ruleset | str | None = None,
+    *,
     totals: Sequence[int] | None = None,
     deal_of_match: int | None = None,
-    *,
     earlier_calls: Sequence[int] | None = None,
     equity: EquityModel | None = None,
 ) -> MatchCall:
-    """The call for ``hand`` in ``seat`` that gives the best chance of winning the match from
-    the standing: ``totals`` (tenths, the four seats of this deal before it) and
-    ``deal_of_match`` (1 for the first deal). Without both (the standings unknown) it is the
-    points-best call; in the first deal, exactly that call too.
+    """The call for ``hand`` in ``seat`` under ``rules`` (None: ``rules.DEFAULT_RULES``) that
+    gives the best chance of winning the match from the standing: ``totals`` (tenths, the four
+    seats of this deal before it) and ``deal_of_match`` (1 for the first deal). Without both
+    (the standings unknown) it is the points-best call; in the first deal, exactly that call too.
 
     ``earlier_calls`` (seats ``0..seat-1``) reach the bid model as in ``recommend_call`` and
     tell the equity what those seats undertook; ``equity``: an
@@ -332,8 +332,8 @@ def match_call(
         rec.distribution,
         seat,
         rec.rules,
-        totals,
-        deal_of_match,
+        totals=totals,
+        deal_of_match=deal_of_match,
         earlier_calls=earlier_calls,
         equity=equity,
     )

@@ -256,19 +256,20 @@ _LOCK = threading.Lock()
 
 
 def load_model(
-    profile_or_preset: str | Ruleset = "modern",
+    profile_or_preset: str | Ruleset | None = None,
     models_dir: str | Path | None = None,
     *,
     cache: bool = True,
 ) -> BidModel:
-    """The shipped model of a profile (or of a preset's profile), checked against its card.
+    """The shipped model of a profile (or of a preset's profile; None: ``rules.DEFAULT_RULES``'s),
+    checked against its card.
 
     Cached in-process per (directory, profile). Missing files, a card that does not match (format,
     profile, feature names, scikit-learn major.minor) or a damaged file raise :class:`ModelError`.
     """
     import joblib
 
-    profile = profile_of(profile_or_preset)
+    profile = profile_of(Ruleset.coerce(None) if profile_or_preset is None else profile_or_preset)
     model_path, card_path = model_paths(profile, models_dir)
     folder = default_models_dir() if models_dir is None else Path(models_dir).resolve()
     key = (str(folder), profile)
@@ -367,12 +368,13 @@ class Recommendation:
 def recommend_call(
     hand: Hand | str | int,
     seat: int = 0,
-    rules: str | Ruleset = "modern",
+    rules: str | Ruleset | None = None,
     *,
     model: BidModel | None = None,
     earlier_calls: Sequence[int] | None = None,
 ) -> Recommendation:
-    """The call maximising expected score for ``hand`` in ``seat`` under ``rules``.
+    """The call maximising expected score for ``hand`` in ``seat`` under ``rules`` (None:
+    ``rules.DEFAULT_RULES``).
 
     Uses the shipped model of the ruleset's profile unless ``model`` is given. ``earlier_calls``
     (the calls of seats ``0..seat-1``, each within the ruleset's call range) are used only by a
@@ -407,7 +409,7 @@ def recommend_call(
 def recommend_calls(
     masks: npt.ArrayLike,
     seats: npt.ArrayLike | None,
-    rules: str | Ruleset = "modern",
+    rules: str | Ruleset | None = None,
     *,
     model: BidModel | None = None,
 ) -> CallAdviceBatch:

@@ -1,17 +1,32 @@
 """What every ``callbreak-lab`` command module shares: the program name, the usage error, the
-parser that raises it instead of exiting, a command's ``Output`` and the ``--rules`` reader."""
+parser that raises it instead of exiting, a command's ``Output``, the ``--rules`` reader and the
+progress bar of a long command."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeAlias
 
 from callbreak_lab.errors import UsageError
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.util.progress import Progress, progress_bar
 
-__all__ = ["PROG", "Output", "Parser", "Subparsers", "UsageError", "parse_ints", "rules_of"]
+__all__ = [
+    "PROG",
+    "Output",
+    "Parser",
+    "Subparsers",
+    "UsageError",
+    "hidden_alias",
+    "parse_ints",
+    "progress_of",
+    "rules_of",
+]
 
 PROG = "callbreak-lab"
 
@@ -37,8 +52,24 @@ class Output:
 
 
 def rules_of(args: argparse.Namespace) -> Ruleset:
-    """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default modern)."""
-    return Ruleset.coerce(getattr(args, "rules", None), default="modern")  # "": an error
+    """The ruleset named by ``--rules`` (a preset, optionally ``+variations``; default
+    ``rules.DEFAULT_RULES``, online)."""
+    return Ruleset.coerce(getattr(args, "rules", None))  # "": an error
+
+
+@contextlib.contextmanager
+def progress_of(args: argparse.Namespace, desc: str) -> Iterator[Progress | None]:
+    """A progress bar on stderr for a person waiting (none with ``--quiet`` or in a pipe)."""
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        yield None
+        return
+    with progress_bar(desc) as progress:
+        yield progress
+
+
+def hidden_alias(p: argparse.ArgumentParser, old: str, dest: str, **kw: Any) -> None:
+    """``old`` still sets ``dest`` (a flag's former name), left out of the help."""
+    p.add_argument(old, dest=dest, help=argparse.SUPPRESS, default=argparse.SUPPRESS, **kw)
 
 
 def parse_ints(text: str, what: str) -> list[int]:

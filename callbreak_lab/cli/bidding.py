@@ -14,7 +14,9 @@ from callbreak_lab.cli.base import (
     Parser,
     Subparsers,
     UsageError,
+    hidden_alias,
     parse_ints,
+    progress_of,
     rules_of,
 )
 from callbreak_lab.util.fileio import read_lines
@@ -37,14 +39,16 @@ def add_generate(sub: Subparsers, common: Parser) -> None:
         "generate",
         parents=[common],
         help="solve seeded random deals into a dataset (resumable)",
-        description="Solve --n seeded deals of a legal-card profile (modern, strict, online, "
+        description="Solve --deals seeded deals of a legal-card profile (modern, strict, online, "
         "home_pagat; preset names map to their profile) into <out>/<profile>/: every seat's "
         "guaranteed and play-out tricks. Rerunning resumes; --dask runs on a Dask cluster.",
     )
     p.add_argument("--profile", required=True, help="profile or preset name, e.g. modern, home")
-    p.add_argument("--n", type=int, required=True, help="number of deals")
+    p.add_argument("--deals", type=int, default=None, help="number of deals (required)")
+    hidden_alias(p, "--n", "deals", type=int)
     p.add_argument("--seed", type=int, default=0, help="dataset seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="local worker processes (-1: all cores)")
+    p.add_argument("--n-jobs", type=int, default=1, help="local worker processes (-1: all cores)")
+    hidden_alias(p, "--jobs", "n_jobs", type=int)
     p.add_argument("--dask", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://h:8786")
     p.add_argument(
         "--out",
@@ -63,7 +67,8 @@ def add_generate(sub: Subparsers, common: Parser) -> None:
         default=DEFAULT_CHUNK,
         help=f"deals per chunk file ({DEFAULT_CHUNK})",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    hidden_alias(p, "--no-progress", "quiet", action="store_true")
     p.set_defaults(run=cmd_generate)
 
 
@@ -71,6 +76,8 @@ def cmd_generate(args: argparse.Namespace) -> Output:
     """Generate (or resume) a solved-deal dataset."""
     from callbreak_lab.bidding.datasets import generate, profile_of
 
+    if args.deals is None:
+        raise UsageError("generate: give --deals N (the number of deals)")
     if getattr(args, "rules", None) is not None:  # --profile decides: refuse another profile
         by_rules, by_profile = profile_of(rules_of(args)), profile_of(args.profile)
         if by_rules != by_profile:
@@ -78,34 +85,26 @@ def cmd_generate(args: argparse.Namespace) -> Output:
                 f"generate: --rules {args.rules} is the {by_rules} profile but --profile "
                 f"{args.profile} is {by_profile}; the dataset's rules come from --profile"
             )
-    report = generate(
-        args.profile,
-        args.n,
-        seed=args.seed,
-        out_dir=args.out,
-        chunk_size=args.chunk_size,
-        n_jobs=args.jobs,
-        backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
-        address=args.dask,
-        progress=not args.no_progress,
-        force=args.force,
-    )
+    with progress_of(args, f"generate {args.profile}") as progress:
+        report = generate(
+            args.profile,
+            args.deals,
+            seed=args.seed,
+            out_dir=args.out,
+            chunk_size=args.chunk_size,
+            n_jobs=args.n_jobs,
+            backend="loky" if args.dask is None else "dask",  # --dask "" is an error, not loky
+            address=args.dask,
+            progress=progress,
+            force=args.force,
+        )
     card = report.card
     text = (
         f"{card['count']} {card['profile']} deals in {report.directory}: {report.solved} chunks "
         f"solved, {report.reused} reused, {len(report.replaced)} replaced; "
         f"{card['content_hash']}"
     )
-    data = {
-        "directory": str(report.directory),
-        "solved_chunks": report.solved,
-        "reused_chunks": report.reused,
-        "replaced": report.replaced,
-        "seconds": report.seconds,
-        "seconds_per_deal": report.seconds_per_deal,
-        "card": card,
-    }
-    return Output(text, data)
+    return Output(text, report.to_dict())
 
 
 # --- evaluate / evaluate-model --------------------------------------------------------------------
@@ -149,15 +148,22 @@ def add_evaluate(sub: Subparsers, common: Parser) -> None:
         help="which deal of the match this is, 1..5 (with --totals; 1 alone: the first deal)",
     )
     p.add_argument(
-        "--monte-carlo", type=int, default=0, metavar="N", help="also solve N random layouts"
+        "--layouts",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also solve N random layouts of the other hands (Monte Carlo)",
     )
+    hidden_alias(p, "--monte-carlo", "layouts", type=int)
     p.add_argument(
-        "--jobs",
+        "--n-jobs",
         type=int,
         default=1,
-        help="worker processes for --monte-carlo (-1: all cores; what a layout costs: "
+        help="worker processes for --layouts (-1: all cores; what a layout costs: "
         'benchmarks/RESULTS.md, "Service")',
     )
+    hidden_alias(p, "--jobs", "n_jobs", type=int)
+    p.add_argument("--quiet", action="store_true", help="no progress bar (--layouts)")
     p.set_defaults(run=cmd_evaluate)
 
 
@@ -176,8 +182,8 @@ def _match(args: argparse.Namespace, rec: Recommendation) -> MatchCall:
         rec.distribution,
         rec.seat,
         rec.rules,
-        totals,
-        args.deal_of_match,
+        totals=totals,
+        deal_of_match=args.deal_of_match,
         earlier_calls=rec.earlier_calls,
     )
 
@@ -201,22 +207,23 @@ def _evaluate_hand(args: argparse.Namespace, rules: Ruleset, earlier: list[int] 
     seat = args.seat if args.seat is not None else 0 if earlier is None else len(earlier)
     rec = recommend_call(args.hand, seat, rules, earlier_calls=earlier)
     mc = None
-    if args.monte_carlo:
+    if args.layouts:
         from callbreak_lab.analysis.montecarlo import monte_carlo
 
-        mc = monte_carlo(
-            rec.hand,
-            rec.seat,
-            rules,
-            layouts=args.monte_carlo,
-            seed=0,
-            n_jobs=args.jobs,
-            progress=sys.stderr.isatty(),  # a bar for a person waiting, none in a pipe
-        )
+        with progress_of(args, "monte carlo") as progress:
+            mc = monte_carlo(
+                rec.hand,
+                rec.seat,
+                rules,
+                layouts=args.layouts,
+                seed=0,
+                n_jobs=args.n_jobs,
+                progress=progress,
+            )
     data = rec.to_dict()
     if mc is not None:
         data["monte_carlo"] = {
-            "n": mc.n,
+            "layouts": mc.n,
             "call": mc.best_call,
             "expected": {str(c): e / 10 for c, e in zip(mc.calls, mc.expected, strict=True)},
             "distribution": mc.playout_dist.tolist(),
@@ -235,8 +242,8 @@ def _evaluate_file(args: argparse.Namespace, rules: Ruleset, earlier: list[int] 
 
     if args.totals is not None or args.deal_of_match is not None:
         raise UsageError("evaluate: --totals and --deal-of-match work with one hand, not --file")
-    if args.monte_carlo:
-        raise UsageError("evaluate: --monte-carlo works with one hand, not with --file")
+    if args.layouts:
+        raise UsageError("evaluate: --layouts works with one hand, not with --file")
     if earlier is not None:
         raise UsageError("evaluate: --earlier-calls works with one hand, not with --file")
     if args.seat is not None:  # it was ignored: every line without a seat was seat 0

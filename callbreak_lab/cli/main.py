@@ -46,8 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument(
         "--rules",
         default=argparse.SUPPRESS,
-        help=f"ruleset: {', '.join(PRESETS)}, optionally +variations "
-        "(default modern; arena: online)",
+        help=f"ruleset: {', '.join(PRESETS)}, optionally +variations (default online)",
     )
     parser = _Parser(prog=PROG, description="Call Break analysis lab.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from callbreak_lab.cli.base import Output, Parser, Subparsers
+from callbreak_lab.cli.base import Output, Parser, Subparsers, hidden_alias
 from callbreak_lab.errors import UsageError
 
 # --- serve ----------------------------------------------------------------------------------------
@@ -31,7 +31,14 @@ def add_serve(sub: Subparsers, common: Parser) -> None:
         help="HTTP server processes (default 1); each has its own solver workers. Two roughly "
         "double /v1/evaluate's throughput on two cores (benchmarks/RESULTS.md)",
     )
-    p.add_argument("--solve-timeout", type=float, default=None, help="seconds per solver job")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a solver job may take (the service's solve_timeout setting)",
+    )
+    hidden_alias(p, "--solve-timeout", "time_limit", type=float)
     p.add_argument(
         "--log-level",
         default="info",
@@ -65,10 +72,11 @@ def cmd_serve(args: argparse.Namespace) -> Output:
         if not 1 <= args.workers <= MAX_WORKERS:
             raise UsageError(f"--workers must be 1..{MAX_WORKERS}, got {args.workers}")
         changes["workers"] = args.workers
-    if args.solve_timeout is not None:
-        if not args.solve_timeout > 0:
-            raise UsageError(f"--solve-timeout must be positive, got {args.solve_timeout}")
-        changes["solve_timeout"] = args.solve_timeout
+    if args.time_limit is not None:
+        if not args.time_limit > 0:
+            raise UsageError(f"--time-limit must be a positive number of seconds, "
+                             f"got {args.time_limit}")  # fmt: skip
+        changes["solve_timeout"] = args.time_limit
     if not 1 <= args.http_workers <= MAX_WORKERS:
         raise UsageError(f"--http-workers must be 1..{MAX_WORKERS}, got {args.http_workers}")
     settings = dataclasses.replace(Settings.from_env(), **changes)

@@ -17,7 +17,9 @@ from callbreak_lab.cli.base import (
     Parser,
     Subparsers,
     UsageError,
+    hidden_alias,
     parse_ints,
+    progress_of,
     rules_of,
 )
 from callbreak_lab.errors import CallbreakLabError, SolverInputError
@@ -61,11 +63,11 @@ def cmd_line(args: argparse.Namespace) -> Output:
     if args.playout:
         if args.seat is not None:
             raise UsageError("line: --seat and --playout exclude each other")
-        line = playout_line(pos, rules, args.calls)
+        line = playout_line(pos, rules, calls=args.calls)
     else:
         if args.seat is None:
             raise UsageError("line: give --seat 0..3 (or --playout)")
-        line = play_line(pos, args.seat, rules, args.calls)
+        line = play_line(pos, args.seat, rules, calls=args.calls)
     return Output(line.text(detail=not args.brief), line.to_dict())
 
 
@@ -76,9 +78,9 @@ def add_analyse(sub: Subparsers, common: Parser) -> None:
         help="review the cards played (double-dummy, or single-dummy: as seen at the table)",
         description="For each card of --plays: its player's double-dummy value before and "
         "after it; flags each card that lost a trick, with the better cards, and sums up per "
-        "seat. --single-dummy N judges every card by what its player could see instead (N "
-        "layouts of the hidden cards a decision, weighted by the calls): its expected score, "
-        "the best card and the cost in points, each player's points lost by calling and by "
+        "seat. --layouts N judges every card by what its player could see instead (single-"
+        "dummy: N layouts of the hidden cards a decision, weighted by the calls): its expected "
+        "score, the best card and the cost in points, each player's points lost by calling and by "
         "play, and the three biggest mistakes. --record reads an arena board record and "
         "--bhoos a file of Bhoos /play requests (the requesting bot's cards are judged).",
     )
@@ -89,11 +91,19 @@ def add_analyse(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument("--detail", action="store_true", help="every card's values and reasons")
     p.add_argument(
-        "--single-dummy",
+        "--layouts",
         type=int,
         default=None,
         metavar="N",
         help="judge single-dummy with N layouts a decision (32 is a good start)",
+    )
+    hidden_alias(p, "--single-dummy", "layouts", type=int)
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="single-dummy: judge no further card after SECONDS (the review says where it stopped)",
     )
     p.add_argument("--seed", type=int, default=0, help="the layouts' seed (single-dummy)")
     p.add_argument(
@@ -122,15 +132,17 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
     sources = [x for x in (args.deal, args.record, args.bhoos) if x is not None]
     if len(sources) != 1:
         raise UsageError("analyse: give one of DEAL (with --plays), --record FILE, --bhoos FILE")
-    sd = args.single_dummy
+    sd = args.layouts
     if sd is not None and not 1 <= sd <= 4096:
-        raise UsageError(f"analyse: --single-dummy must be 1..4096 layouts, got {sd}")
+        raise UsageError(f"analyse: --layouts must be 1..4096, got {sd}")
     if sd is None and (args.seats is not None or args.bhoos is not None):
-        raise UsageError("analyse: --seats and --bhoos need --single-dummy N")
+        raise UsageError("analyse: --seats and --bhoos need --layouts N (single-dummy)")
+    if sd is None and args.time_limit is not None:
+        raise UsageError("analyse: --time-limit limits a single-dummy review: give --layouts N")
+    _check_time_limit(args.time_limit, "analyse")
     seats = None if args.seats is None else parse_ints(args.seats, "--seats")
-    progress = not args.quiet and sys.stderr.isatty()
     if args.bhoos is not None:
-        return _analyse_bhoos(args, sd or 0, progress)
+        return _analyse_bhoos(args, sd or 0)
     if args.record is not None:
         from callbreak_lab.arena.records import load_record
 
@@ -146,26 +158,37 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
             )
         deal, plays, rules, calls = args.deal, args.plays, rules_of(args), args.calls
     if sd is None:
-        review = analyse_play(deal, plays, rules, calls)
+        review = analyse_play(deal, plays, rules, calls=calls)
         return Output(review.text(detail=args.detail), review.to_dict())
     from callbreak_lab.analysis.review import review_play
 
     if not 1 <= args.from_trick <= 13:
         raise UsageError(f"analyse: --from-trick must be 1..13, got {args.from_trick}")
     first = min(4 * (args.from_trick - 1), len(parse_record(plays)))
-    sdr = review_play(
-        deal, plays, rules, calls, sd, args.seed, seats=seats, first=first, progress=progress
-    )
+    with progress_of(args, "single-dummy review") as progress:
+        sdr = review_play(
+            deal, plays, rules, calls=calls, layouts=sd, seed=args.seed, seats=seats,
+            first=first, time_limit=args.time_limit, progress=progress,
+        )  # fmt: skip
     return Output(sdr.text(), sdr.to_dict())
 
 
-def _analyse_bhoos(args: argparse.Namespace, n: int, progress: bool) -> Output:
+def _check_time_limit(seconds: float | None, command: str) -> None:
+    if seconds is not None and not seconds > 0:
+        raise UsageError(f"{command}: --time-limit must be a positive number of seconds, "
+                         f"got {seconds}")  # fmt: skip
+
+
+def _analyse_bhoos(args: argparse.Namespace, n: int) -> Output:
     from callbreak_lab.arena.bhoos import read_requests, review_bhoos
 
     if args.plays is not None or args.seats is not None:
         raise UsageError("analyse: --bhoos reviews the requesting bot's cards; no --plays/--seats")
     requests = list(read_requests("\n".join(read_lines(args.bhoos, "--bhoos"))))
-    reviews = review_bhoos(requests, calls=args.calls, layouts=n, seed=args.seed, progress=progress)
+    with progress_of(args, "single-dummy review") as progress:
+        reviews = review_bhoos(
+            requests, calls=args.calls, layouts=n, seed=args.seed, progress=progress
+        )
     if not reviews:
         raise UsageError(f"analyse: {args.bhoos} holds no /play request")
     text = "\n\n".join(f"game {i}: " + r.text() for i, r in enumerate(reviews, 1))
@@ -194,8 +217,8 @@ def add_advise(sub: Subparsers, common: Parser) -> None:
         "--time-limit",
         type=float,
         default=None,
-        metavar="S",
-        help="answer after S seconds with the layouts solved by then",
+        metavar="SECONDS",
+        help="answer after SECONDS with the layouts solved by then",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_advise)
@@ -208,28 +231,12 @@ def cmd_advise(args: argparse.Namespace) -> Output:
 
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError(f"advise: --time-limit must be a positive number of seconds, "
-                         f"got {args.time_limit}")  # fmt: skip
-    bar = None
-    tick = None
-    if not args.quiet and sys.stderr.isatty():
-        from tqdm.auto import tqdm
-
-        bar = tqdm(unit="layout", desc="advise", leave=False)
-
-        def tick(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done - bar.n)
-
-    try:
+    _check_time_limit(args.time_limit, "advise")
+    with progress_of(args, "advise") as progress:
         sd = advise(
-            args.hand, args.plays, rules_of(args), args.calls, args.layouts, args.seed,
-            time_limit=args.time_limit, progress=tick,
+            args.hand, args.plays, rules_of(args), calls=args.calls, layouts=args.layouts,
+            seed=args.seed, time_limit=args.time_limit, progress=progress,
         )  # fmt: skip
-    finally:
-        if bar is not None:
-            bar.close()
     k = Knowledge.at_table(args.hand, args.plays, rules_of(args))  # what the header says
     trick = " ".join(str(c) for c in k.trick) or "to lead"
     where = f"trick {len(k.record) // 4 + 1} ({trick}), {k.won} trick(s) won so far"

@@ -26,7 +26,7 @@ class SeatView:
     ``history`` every card played, ``(seat, card)`` in play order; ``trick`` the cards of the
     trick in progress (led by ``leader``); ``tricks_won`` per seat; ``totals`` the match totals
     in tenths per seat of this deal before it (``deal_number`` 1.. within the match);
-    ``budget_ms`` the time the player has for this decision (None: no limit)."""
+    ``time_limit`` the seconds the player has for this decision (None: no limit)."""
 
     seat: int
     hand: Hand
@@ -38,7 +38,7 @@ class SeatView:
     tricks_won: tuple[int, int, int, int]
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)
     deal_number: int = 1
-    budget_ms: int | None = None
+    time_limit: float | None = None
 
     @property
     def calling(self) -> bool:

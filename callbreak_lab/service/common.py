@@ -241,7 +241,9 @@ def _match_advice(
         raise FieldError("totals", f"deal {k} of the match needs the four totals before it")
     try:
         totals = None if req.totals is None else totals_of_points(req.totals)
-        found = match_call_for(dist, req.seat, rules, totals, k, earlier_calls=earlier)
+        found = match_call_for(
+            dist, req.seat, rules, totals=totals, deal_of_match=k, earlier_calls=earlier
+        )
     except CallbreakLabError as e:
         raise FieldError("totals", str(e)) from None
     return found.to_dict()

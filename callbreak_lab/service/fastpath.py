@@ -46,7 +46,7 @@ def lean_evaluate(svc: Service, body: bytes) -> bytes | None:
         req = s.EvaluateRequest.model_validate(data)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: JSON nested too deep
         return None
-    if req.monte_carlo is not None:
+    if req.layouts is not None:
         return None
     try:
         _hand, _rules, out = evaluate_hand(svc, req)

@@ -73,7 +73,7 @@ class Settings:
     #: budget, and the time after which its job starts no new sample (the rest of the bound is
     #: room for the last sample's tail)
     monte_carlo_share: float = 0.5
-    #: most layouts a decision of a single-dummy review (``/v1/analyse`` ``single_dummy``; 422
+    #: most layouts a decision of a single-dummy review (``/v1/analyse`` ``layouts``; 422
     #: above): a whole deal's review at 32 layouts on two threads, about the work of 16 on one
     #: worker, is in benchmarks/RESULTS.md, "Single-dummy advice"; the review stops judging at
     #: ``monte_carlo_share`` of the bound

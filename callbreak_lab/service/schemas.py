@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 # pydantic needs typing_extensions' TypedDict before Python 3.12 (it comes with pydantic)
 from typing_extensions import TypedDict
+
+from callbreak_lab.rules import DEFAULT_RULES
 
 __all__ = [
     "MAX_MONTE_CARLO",
@@ -107,7 +109,7 @@ def _examples(*bodies: dict[str, Any]) -> ConfigDict:
 
 _RULES_DOC = (
     "a preset name (modern, strict, online, home, pagat; variations like 'pagat+must_beat') "
-    "or an object of switches"
+    f"or an object of switches (default {DEFAULT_RULES})"
 )
 
 
@@ -150,7 +152,7 @@ class SolveRequest(BaseModel):
         "or any hand notation separated by '/' or newlines",
         examples=["AKQ2.T98.765.432 JT98.AKQ.432.765 7654.765.AKQ.T98 3.J432.JT98.AKQJ"],
     )
-    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     plays: str = Field("", max_length=_TEXT, description="play record: 'AS 2S 5S KS | QH ...'")
     playout: bool = Field(False, description="also return the self-interested play-out")
     card_values: bool = Field(False, description="also return the mover's value of each card")
@@ -188,7 +190,7 @@ class EvaluateRequest(BaseModel):
     model_config = _examples(
         {"hand": _EX_HAND, "seat": 1, "rules": "modern"},
         {"hand": _EX_HAND, "seat": 2, "rules": "strict", "earlier_calls": [3, 4]},
-        {"hand": _EX_HAND, "seat": 0, "monte_carlo": 2},
+        {"hand": _EX_HAND, "seat": 0, "layouts": 2},
         {"hand": _EX_HAND, "seat": 2, "rules": "online", "earlier_calls": [3, 4],
          "totals": [4.2, 13.7, 10.6, -3], "deal_of_match": 5},
     )  # fmt: skip
@@ -200,7 +202,7 @@ class EvaluateRequest(BaseModel):
         examples=["AKQ2.T98.765.432"],
     )
     seat: int = Field(ge=0, le=3, description="seat in the order of play: 0 bids and leads first")
-    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     earlier_calls: list[int] | None = Field(
         None,
         max_length=3,
@@ -209,12 +211,14 @@ class EvaluateRequest(BaseModel):
         "`calls_used` in the answer says whether it did",
         examples=[[3, 4]],
     )
-    monte_carlo: int | None = Field(
+    layouts: int | None = Field(
         None,
         ge=1,
         le=MAX_MONTE_CARLO,
-        description=f"also deal this many layouts around the hand and solve them "
-        f"(1..{MAX_MONTE_CARLO}; bounded in time)",
+        validation_alias=AliasChoices("layouts", "monte_carlo"),
+        description=f"also deal this many layouts around the hand and solve them, the answer's "
+        f"`monte_carlo` (1..{MAX_MONTE_CARLO}; bounded in time; `monte_carlo` is its former "
+        "name)",
     )
     totals: list[float] | None = Field(
         None,
@@ -247,12 +251,12 @@ class CallRow(BaseModel):
 class MonteCarloCheck(BaseModel):
     """The slow reference: layouts dealt around the hand and solved. A sample's solve ranges
     from milliseconds to seconds: no new one is started past the service's Monte Carlo time
-    share, so ``samples`` (solved) may be fewer than ``requested`` (``stopped_early``)."""
+    share, so ``layouts`` (solved) may be fewer than ``requested`` (``stopped_early``)."""
 
-    samples: int = Field(description="layouts solved")
+    layouts: int = Field(description="layouts solved")
     requested: int = Field(description="layouts asked for")
     stopped_early: bool = Field(description="the time share ran out before all were solved")
-    call: int = Field(description="the best call by the samples' play-out distribution")
+    call: int = Field(description="the best call by the layouts' play-out distribution")
     distribution: list[float] = Field(description="P(play-out tricks = t), t = 0..13")
     floor_distribution: list[float] = Field(description="P(guaranteed tricks = t), t = 0..13")
     mean_tricks: float = Field(description="the play-out's mean tricks")
@@ -331,7 +335,7 @@ class LineRequest(BaseModel):
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     seat: int = Field(0, ge=0, le=3, description="the studied seat (ignored for the play-out)")
-    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     plays: str = Field("", max_length=_TEXT, description="cards played so far (a play record)")
     calls: str | list[int] | None = Field(
         None, description="the four calls, e.g. '3,4,2,3' (optional)"
@@ -341,25 +345,26 @@ class LineRequest(BaseModel):
 
 class AnalyseRequest(BaseModel):
     """A deal and the cards played: each card judged against double-dummy defence, or with
-    ``single_dummy`` as its player could see it at the table."""
+    ``layouts`` as its player could see it at the table (single-dummy)."""
 
     model_config = _examples(
         {"deal": _EX_DEAL, "plays": _EX_PLAYS, "rules": "online", "calls": "2,2,2,4"},
         {"deal": _EX_DEAL, "plays": "5D 9D KD QD | 6H QH", "rules": "online",
-         "calls": [2, 2, 2, 4], "single_dummy": 4, "seats": [3, 0]},
-        {"deal": _EX_DEAL, "plays": "5D 9D", "rules": "online", "single_dummy": 2},
+         "calls": [2, 2, 2, 4], "layouts": 4, "seats": [3, 0]},
+        {"deal": _EX_DEAL, "plays": "5D 9D", "rules": "online", "layouts": 2},
     )  # fmt: skip
 
     deal: str = Field(max_length=_TEXT, description="four hands, seats 0..3")
     plays: str = Field(max_length=_TEXT, description="the cards played (a play record)")
-    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     calls: str | list[int] | None = Field(None, description="the four calls (optional)")
-    single_dummy: int | None = Field(
+    layouts: int | None = Field(
         None,
         ge=1,
+        validation_alias=AliasChoices("layouts", "single_dummy"),
         description="judge each card by what its player could see, over this many layouts of "
         "the hidden cards a decision (at most the service's review_layouts_max); the answer "
-        "is then the single-dummy review",
+        "is then the single-dummy review (`single_dummy` is its former name)",
     )
     seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed (single-dummy)")
     seats: list[int] | None = Field(
@@ -387,7 +392,7 @@ class AdviseRequest(BaseModel):
         description="the cards played so far from the deal's start (a play record; seat 0 led "
         "the first trick, each trick's winner the next)",
     )
-    rules: RulesSpec = Field("modern", description=_RULES_DOC)
+    rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     calls: str | list[int] | None = Field(
         None, description="the four calls (optional: without them the cards are judged by tricks)"
     )

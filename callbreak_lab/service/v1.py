@@ -61,20 +61,18 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
         """Suggested call for a hand: the trick distribution, the expected score and the chance
         of making each call, the floor distribution; optionally a bounded Monte Carlo check."""
         hand, rules, body = evaluate_hand(svc, req)
-        if req.monte_carlo is not None:
+        if req.layouts is not None:
             cfg = svc.settings
             cap = cfg.monte_carlo_cap
-            if req.monte_carlo > cap:
+            if req.layouts > cap:
                 why = (
                     ""
                     if cap == cfg.max_monte_carlo
-                    else f": a sample takes about {cfg.monte_carlo_sample_ms:g} ms of solver "
+                    else f": a layout takes about {cfg.monte_carlo_sample_ms:g} ms of solver "
                     f"time, and {cap} is what fits in {cfg.monte_carlo_share:.0%} of this "
                     f"service's {cfg.solve_timeout:g} s time bound"
                 )
-                raise FieldError(
-                    "monte_carlo", f"at most {cap} samples, got {req.monte_carlo}{why}"
-                )
+                raise FieldError("layouts", f"at most {cap} layouts, got {req.layouts}{why}")
             body["monte_carlo"] = await svc.run(
                 "long",
                 "monte_carlo",
@@ -82,7 +80,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                     "hand": hand.mask,
                     "seat": req.seat,
                     "rules": rules.to_dict(),
-                    "n": req.monte_carlo,
+                    "n": req.layouts,
                     "seed": svc.settings.seed,
                     "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
                 },
@@ -196,7 +194,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
     async def analyse(req: s.AnalyseRequest, request: Request) -> dict[str, Any]:
         """Review of the cards played: each card's value for its player before and after,
         flagging cards that lost a trick against double-dummy defence (``Review.to_dict()``);
-        with ``single_dummy``, each card judged by what its player could see (expected score,
+        with ``layouts``, each card judged by what its player could see (expected score,
         best card, cost in points; ``SingleDummyReview.to_dict()``)."""
         rules = parse_rules(req.rules)
         pos = parse_position(req.deal, req.plays, rules)
@@ -210,13 +208,13 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
             "calls": None if calls is None else list(calls),
         }
         name = "analyse"
-        if req.single_dummy is not None:
+        if req.layouts is not None:
             cfg = svc.settings
-            if req.single_dummy > cfg.review_layouts_max:
+            if req.layouts > cfg.review_layouts_max:
                 raise FieldError(
-                    "single_dummy",
+                    "layouts",
                     f"at most {cfg.review_layouts_max} layouts a decision, got "
-                    f"{req.single_dummy} (a whole deal's review must fit the service's "
+                    f"{req.layouts} (a whole deal's review must fit the service's "
                     f"{cfg.solve_timeout:g} s time bound; the command line has no limit)",
                 )
             seats = req.seats
@@ -224,13 +222,13 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                 raise FieldError("seats", f"seats are 0..3, at least one, got {seats}")
             name = "review"
             job.update(
-                n=req.single_dummy,
+                n=req.layouts,
                 seed=req.seed,
                 seats=seats,
                 time_limit=cfg.solve_timeout * cfg.monte_carlo_share,
             )
         elif req.seats is not None:
             raise FieldError("seats", "seats choose whom a single-dummy review judges: "
-                             "give single_dummy too")  # fmt: skip
+                             "give layouts too")  # fmt: skip
         result: dict[str, Any] = await svc.run("long", name, job, client=client_of(request))
         return result

@@ -38,6 +38,10 @@ class PlayoutResult:
     cards: tuple[Card, ...]
     tricks: tuple[int, int, int, int]
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{"cards": [...], "tricks": [t0, t1, t2, t3]}`` (cards as text)."""
+        return {"cards": [str(c) for c in self.cards], "tricks": list(self.tricks)}
+
 
 @dataclass
 class Root:
@@ -426,6 +430,7 @@ def card_values_within(
     position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
+    *,
     lo: int = 0,
     hi: int = 13,
     cards: int | None = None,
@@ -452,6 +457,7 @@ def card_values(
     position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
+    *,
     at_least: int = 0,
     at_most: int | None = None,
     cards: int | None = None,

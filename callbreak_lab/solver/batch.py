@@ -1,4 +1,7 @@
-"""Batches over many deals or positions, in parallel with joblib (results in input order)."""
+"""Batches over many deals or positions, in parallel with joblib (results in input order).
+
+Each takes ``n_jobs`` (joblib's meaning: None or 1 solves in this process, -1 on every core) and
+``progress`` (``progress(done, total)`` after each chunk of deals solved)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import numpy as np
 
 from callbreak_lab.cards import check_seat
 from callbreak_lab.errors import SolverInputError
+from callbreak_lab.util.progress import Progress
 
 from .api import PlayoutResult, Root, make_root, playout_of, table_of, value_of
 
@@ -62,7 +66,10 @@ def _roots(deals: Any, rules: Ruleset | str | None) -> list[Root]:
 
 
 def _run(
-    fn: Callable[[list[Any]], list[Any]], items: list[Any], n_jobs: int | None, progress: bool
+    fn: Callable[[list[Any]], list[Any]],
+    items: list[Any],
+    n_jobs: int | None,
+    progress: Progress | None,
 ) -> list[Any]:
     """Apply ``fn`` to chunks of ``items`` (in worker processes when ``n_jobs`` != 1)."""
     n = len(items)
@@ -77,27 +84,18 @@ def _run(
     workers = max(1, min(n_jobs, n))
     size = max(1, min(16, -(-n // (workers * 4))))
     chunks = [items[i : i + size] for i in range(0, n, size)]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n, unit="deal")
     results: list[Any] = []
-    try:
-        it: Iterator[list[Any]]
-        if workers == 1:
-            it = (fn(c) for c in chunks)
-        else:
-            from joblib import Parallel, delayed
+    it: Iterator[list[Any]]
+    if workers == 1:
+        it = (fn(c) for c in chunks)
+    else:
+        from joblib import Parallel, delayed
 
-            it = Parallel(n_jobs=workers, return_as="generator")(delayed(fn)(c) for c in chunks)
-        for chunk, out in zip(chunks, it, strict=True):
-            results.extend(out)
-            if bar is not None:
-                bar.update(len(chunk))
-    finally:
-        if bar is not None:
-            bar.close()
+        it = Parallel(n_jobs=workers, return_as="generator")(delayed(fn)(c) for c in chunks)
+    for out in it:
+        results.extend(out)
+        if progress is not None:
+            progress(len(results), n)
     return results
 
 
@@ -105,8 +103,9 @@ def solve_many(
     positions: Sequence[Position | Deal | str],
     seats: int | Sequence[int],
     rules: Ruleset | str | None = None,
+    *,
     n_jobs: int | None = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
 ) -> list[int]:
     """``solve`` for each position (one seat for all, or one seat per position)."""
     roots = _roots(positions, rules)
@@ -125,8 +124,9 @@ def solve_many(
 def dd_tables(
     deals: Sequence[Position | Deal | str],
     rules: Ruleset | str | None = None,
+    *,
     n_jobs: int | None = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
 ) -> np.ndarray:
     """``dd_table`` for each deal or position: an int array of shape (n, 4)."""
     roots = _roots(deals, rules)
@@ -137,8 +137,9 @@ def dd_tables(
 def playouts(
     deals: Sequence[Position | Deal | str],
     rules: Ruleset | str | None = None,
+    *,
     n_jobs: int | None = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
 ) -> list[PlayoutResult]:
     """``playout`` for each deal or position."""
     roots = _roots(deals, rules)
@@ -148,8 +149,9 @@ def playouts(
 def tables_and_playouts(
     deals: Sequence[Position | Deal | str],
     rules: Ruleset | str | None = None,
+    *,
     n_jobs: int | None = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
 ) -> tuple[np.ndarray, list[PlayoutResult]]:
     """``dd_tables`` and ``playouts`` together, deal by deal: the play-out starts from the
     table's values and the table's search state, so it costs little beyond the table."""
@@ -163,8 +165,9 @@ def values_and_playouts(
     deals: Sequence[Position | Deal | str],
     seat: int,
     rules: Ruleset | str | None = None,
+    *,
     n_jobs: int | None = 1,
-    progress: bool = False,
+    progress: Progress | None = None,
 ) -> tuple[np.ndarray, list[PlayoutResult]]:
     """One seat's value and the play-out of each deal: what single-dummy Monte Carlo needs.
 
