@@ -233,3 +233,30 @@ def test_strong_finds_the_table_s_card_on_hand_made_positions(
         assert tricks.card != Card.parse(right)
         dd, safe = Card.parse(dd_card), Card.parse(right)
         assert tricks.outcomes[dd].tricks > tricks.outcomes[safe].tricks
+
+
+def test_the_policy_and_the_advice_take_one_path() -> None:
+    """``seat.outcomes.judge`` is the one draw -> solve -> outcomes path: the policy's outcomes
+    and the single-dummy advice's are its outcomes on the same seed, and its plain data says
+    what it weighed."""
+    import json
+
+    from callbreak_lab.analysis.advice import EXACT_LIMIT, values_from_knowledge
+    from callbreak_lab.seat.outcomes import judge
+
+    rules = PRESETS["online"]
+    _, k = after_three_tricks(Deal.random(11), [3, 2, 3, 4])
+    policy = STRONG.replace(layouts=6, window_above=52)
+    found = judge(k, 6, 9, window=None)
+    assert found.outcomes is not None
+    assert policy.choose(k, None, 9).outcomes == found.outcomes.cards
+    again = policy.judge(k, 9).outcomes
+    assert again is not None and again.cards == found.outcomes.cards
+    sd = values_from_knowledge(k, layouts=6, seed=9, n_jobs=1)
+    exact = judge(k, 6, 9, exact_limit=EXACT_LIMIT, keep_first=True)
+    assert exact.outcomes is not None and sd.outcomes == exact.outcomes.cards
+    data = json.loads(json.dumps(found.to_dict()))
+    assert data["distinct"] == len(found.solved) and set(data["outcomes"]) == {
+        str(c) for c in found.outcomes.cards
+    }
+    assert rules == k.rules

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -382,6 +382,22 @@ class Judgement:
     def rows(self) -> np.ndarray:
         """The solved layouts' rows (hand masks as dealt)."""
         return self.drawn.rows[list(self.solved.index)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data: layouts drawn (repeats counted) and solved, candidates weighed, their
+        effective sample size, whether exact or stopped by the time limit, and each card's
+        outcome (cards as text)."""
+        return {
+            "layouts": round(float(self.weights.sum()), 6),
+            "distinct": len(self.solved),
+            "candidates": self.drawn.candidates,
+            "ess": round(self.drawn.ess, 1),
+            "exact": self.exact,
+            "stopped": self.solved.stopped,
+            "outcomes": {}
+            if self.outcomes is None
+            else {str(c): o.to_dict() for c, o in self.outcomes.cards.items()},
+        }
 
 
 def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)

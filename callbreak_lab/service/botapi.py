@@ -93,12 +93,13 @@ def register(app: FastAPI, svc: Service) -> None:
 
     @app.post("/bid", response_model=s.BidResponse, responses=BODY_ERRORS, tags=["bot"])
     async def bid(req: s.BidRequest, response: Response) -> s.BidResponse:
-        """Our call: the best expected-score call of the online preset within 1..8, from the
-        bid model (or the stated fallback when no model is shipped; see ``/healthz``). The
-        other players' bids in ``context`` give our seat and, for a call-conditioned model, the
-        earlier calls it conditions on. With the match's ``round`` and every player's
-        ``totalPoints`` in ``context``, the call that gives the best chance of winning the
-        match (``bidding.match``; the header ``x-callbreak-match`` says why)."""
+        """Our call, the arena's ``strong`` player's (``arena.players.strong_call``): the best
+        expected-score call of the online preset within 1..8, from the bid model (or the stated
+        fallback when no model is shipped; see ``/healthz``). The other players' bids in
+        ``context`` give our seat and, for a call-conditioned model, the earlier calls it
+        conditions on. With the match's ``round`` and every player's ``totalPoints`` in
+        ``context``, the call that gives the best chance of winning the match
+        (``bidding.match``; the header ``x-callbreak-match`` says why)."""
         return _bid(req, svc, response)
 
     @app.post("/play", response_model=s.PlayResponse, responses=BODY_ERRORS, tags=["bot"])
