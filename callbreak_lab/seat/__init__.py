@@ -21,7 +21,14 @@ from __future__ import annotations
 
 from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.layouts import Layouts, draw
-from callbreak_lab.seat.outcomes import CardOutcome, Outcomes, card_outcomes, solve_layouts
+from callbreak_lab.seat.outcomes import (
+    CardOutcome,
+    Judgement,
+    Outcomes,
+    card_outcomes,
+    judge,
+    solve_layouts,
+)
 from callbreak_lab.seat.policy import LEARNED, PIMC, STRONG, Choice, SearchPolicy, cheap_card
 from callbreak_lab.seat.view import SeatView
 
@@ -31,6 +38,7 @@ __all__ = [
     "STRONG",
     "CardOutcome",
     "Choice",
+    "Judgement",
     "Knowledge",
     "Layouts",
     "Outcomes",
@@ -39,5 +47,6 @@ __all__ = [
     "card_outcomes",
     "cheap_card",
     "draw",
+    "judge",
     "solve_layouts",
 ]
