@@ -146,14 +146,17 @@ def check_deals_left(deals_left: object, rules: Ruleset | str) -> int:
     return d
 
 
-def win_shares(finals: npt.ArrayLike) -> np.ndarray:
-    """Each seat's share of the win for final totals of shape ``(..., 4)``: 1 for the single
-    top total, ``1/k`` each for ``k`` seats level on it, 0 for the others."""
+def win_shares(finals: npt.ArrayLike, *, twelfths: bool = False) -> np.ndarray:
+    """Each seat's share of the match win for final totals of shape ``(..., 4)``: 1 for the
+    single top total, ``1/k`` each for ``k`` seats level on it, 0 for the others; the one
+    match-share rule of the library (the equity model, the arena's match results).
+
+    ``twelfths``: the shares as whole twelfths (int64: 12, 6, 4 or 3 for a win shared by one to
+    four seats), so that sums of shares over many matches are exact."""
     arr = np.asarray(finals)
-    top = arr.max(axis=-1, keepdims=True)
-    win = arr == top
-    shares: np.ndarray = win / win.sum(axis=-1, keepdims=True)
-    return shares
+    win = arr == arr.max(axis=-1, keepdims=True)
+    parts: np.ndarray = np.where(win, 12 // win.sum(axis=-1, keepdims=True), 0).astype(np.int64)
+    return parts if twelfths else parts / 12
 
 
 def standing_text(totals: Sequence[int], seat: int) -> str:
@@ -428,9 +431,7 @@ class EquityModel:
         if deals_left == 0:
             return win_shares(t), np.zeros(4)
         finals = self.futures(deals_left).astype(np.int32) + t
-        top = finals.max(axis=2, keepdims=True)
-        win = finals == top
-        twelfths = np.where(win, 12 // win.sum(axis=2, keepdims=True), 0)
+        twelfths = win_shares(finals, twelfths=True)
         per_group = twelfths.sum(axis=1) / (12 * finals.shape[1])  # (groups, 4)
         return per_group.mean(axis=0), per_group.std(axis=0, ddof=1) / math.sqrt(self.groups)
 
