@@ -31,6 +31,7 @@ from callbreak_lab.solver._bounds import (
     quick_bounds,
 )
 from callbreak_lab.solver._engine import split_masks
+from callbreak_lab.util.progress import progress_bar
 
 #: the repository's shipped datasets (not the working directory's data/)
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -72,7 +73,8 @@ def collect(out_path: str, mid: int, n_jobs: int, seed: int) -> None:
             for _ in range(4 * int(rng.integers(1, 11))):
                 pos.play(policy(pos))
             positions.append(pos)
-        tables = dd_tables(positions, rules, n_jobs=n_jobs, progress=True)
+        with progress_bar("positions") as progress:
+            tables = dd_tables(positions, rules, n_jobs=n_jobs, progress=progress)
         for pos, table in zip(positions, tables, strict=True):
             masks = [int(h.mask) for h in pos.hands]
             for t in range(4):

@@ -28,6 +28,7 @@ from typing import Any
 
 from callbreak_lab.analysis.montecarlo import mc_distribution
 from callbreak_lab.bidding.training import CANDIDATES, pooled, select_params
+from callbreak_lab.util.progress import progress_bar
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the package's folder of shipped models (package data, found through importlib.resources)
@@ -82,7 +83,11 @@ def make_profile(profile: str, args: argparse.Namespace) -> dict[str, Any]:
 
     t0 = time.perf_counter()
     if not args.skip_generate:
-        report = data.generate(profile, args.n, seed=args.seed, out_dir=args.data, n_jobs=args.jobs)
+        with progress_bar(f"generate {profile}") as progress:
+            report = data.generate(
+                profile, args.n, seed=args.seed, out_dir=args.data, n_jobs=args.jobs,
+                progress=progress,
+            )  # fmt: skip
         print(f"[{profile}] data: {report.card['count']} deals ({report.seconds:.0f} s)")
     train_data = data.load(profile, args.data, split="train")
     train = flatten(train_data)

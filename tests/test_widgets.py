@@ -25,10 +25,11 @@ from callbreak_lab.widgets.controllers import (
 HAND = "AKQ2.T98.765.432"
 
 
-def random_play_forecast(hand: Hand, seat: int, rules: Ruleset, n: int = 24, seed: int = 0,
+def random_play_forecast(hand: Hand, seat: int, rules: Ruleset, layouts: int = 24, seed: int = 0,
                          progress=None) -> Forecast:  # fmt: skip
     """A real (if weak) forecast for tests: tricks of ``seat`` when all four play at random,
-    over ``n`` random layouts of the other 39 cards."""
+    over ``layouts`` random layouts of the other 39 cards."""
+    n = layouts
     counts = np.zeros(14)
     rng = np.random.default_rng(seed)
     for i in range(n):
@@ -157,7 +158,7 @@ def test_advisor_earlier_calls_set_the_seat_and_reach_the_forecaster() -> None:
 
     def recording(hand: Hand, seat: int, rules: Ruleset, **kwargs: object) -> Forecast:
         seen.append({"seat": seat, **kwargs})
-        return random_play_forecast(hand, seat, rules, n=4)
+        return random_play_forecast(hand, seat, rules, layouts=4)
 
     adv = CallAdvisor(HandPicker(HAND), preset="strict", forecaster=recording)
     adv.advise()
@@ -227,7 +228,7 @@ def test_advisor_simulation_check_reports_progress() -> None:
         HandPicker(HAND),
         forecaster=random_play_forecast,
         simulator=random_play_forecast,
-        sim_samples=6,
+        layouts=6,
     )
     ticks: list[tuple[int, int]] = []
     check = adv.check_with_simulation(progress=lambda d, t: ticks.append((d, t)))
@@ -295,7 +296,7 @@ def test_picker_view_buttons_and_text_stay_in_sync() -> None:
 
 
 def _calls_forecaster(hand: Hand, seat: int, rules: Ruleset, **_calls: object) -> Forecast:
-    return random_play_forecast(hand, seat, rules, n=4)
+    return random_play_forecast(hand, seat, rules, layouts=4)
 
 
 def _shows_a_result(v) -> bool:
@@ -359,7 +360,7 @@ def test_advisor_view_keeps_a_refused_entry_and_its_error_through_suggest(
 
 def test_advisor_view_shows_call_charts_and_simulation() -> None:
     views = _views()
-    c = CallAdvisor(forecaster=random_play_forecast, simulator=random_play_forecast, sim_samples=5)
+    c = CallAdvisor(forecaster=random_play_forecast, simulator=random_play_forecast, layouts=5)
     v = views.CallAdvisorView(c)
     v.advise.click()
     assert "pick 13 cards first" in v.call.value
@@ -489,7 +490,7 @@ def test_notebook_01_says_how_many_layouts_the_simulation_deals() -> None:
     path = Path(__file__).resolve().parents[1] / "notebooks" / "01_evaluate_a_hand.ipynb"
     nb = nbformat.read(path, as_version=4)
     text = " ".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
-    assert f"{CallAdvisor().sim_samples} times" in text and "many times" not in text
+    assert f"{CallAdvisor().layouts} times" in text and "many times" not in text
 
 
 def test_deal_explorer_view_deals_from_a_seed() -> None:
@@ -530,7 +531,7 @@ def test_advisor_view_calls_for_the_match_from_the_standing() -> None:
     assert c.totals == (0, 30, 0, 0) and c.deal_of_match == 5 and not c.standing_error
     assert v.call.value == ""  # the old advice no longer applies
     v.advise.click()
-    want = match_call(MATCH_HAND, 0, "online", (0, 30, 0, 0), deal_of_match=5)
+    want = match_call(MATCH_HAND, 0, "online", totals=(0, 30, 0, 0), deal_of_match=5)
     assert c.match is not None and c.match.call == want.call and c.match.reason == want.reason
     assert want.call != points  # behind before the last deal: not the points-best call
     assert f"For the match: call <b>{want.call}</b>" in v.match.value

@@ -20,7 +20,7 @@ def _trainer(**kw: object) -> CallingTrainer:
         forecaster=random_play_forecast,
         simulator=random_play_forecast,
         tricks_of=random_play_tricks,
-        sim_samples=4,
+        layouts=4,
         **kw,  # type: ignore[arg-type]
     )
 

@@ -106,12 +106,13 @@ def simulate_forecast(
     hand: Hand,
     seat: int,
     rules: Ruleset,
-    n: int = 48,
+    *,
+    layouts: int = 48,
     seed: int = 0,
     progress: Progress | None = None,
     chunks: int = 8,
 ) -> Forecast:
-    """The Monte Carlo reference (``analysis.montecarlo.monte_carlo``) over ``n`` layouts
+    """The Monte Carlo reference (``analysis.montecarlo.monte_carlo``) over ``layouts`` layouts
     around the hand.
 
     The layouts are drawn from one seeded generator in up to ``chunks`` calls, so that
@@ -120,6 +121,7 @@ def simulate_forecast(
     """
     montecarlo = _module("analysis.montecarlo", "the Monte Carlo simulation")
     rng = np.random.default_rng(seed)
+    n = layouts
     sizes = [len(part) for part in np.array_split(np.arange(n), min(chunks, n))]
     playout: list[np.ndarray] = []
     floor: list[np.ndarray] = []
@@ -158,7 +160,8 @@ def auto_forecast(
     hand: Hand,
     seat: int,
     rules: Ruleset,
-    fallback_samples: int = 8,
+    *,
+    fallback_layouts: int = 8,
     earlier_calls: Sequence[int] | None = None,
 ) -> Forecast:
     """The bid model's forecast; while no model is shipped, the Monte Carlo reference (slower,
@@ -167,7 +170,7 @@ def auto_forecast(
         return model_forecast(hand, seat, rules, earlier_calls)
     except SourceUnavailable as model_missing:
         try:
-            return simulate_forecast(hand, seat, rules, n=fallback_samples)
+            return simulate_forecast(hand, seat, rules, layouts=fallback_layouts)
         except SourceUnavailable as exc:
             raise SourceUnavailable(f"{model_missing}; and {exc}") from None
 

@@ -25,7 +25,7 @@ from callbreak_lab.cards import (
     check_seat,
 )
 from callbreak_lab.errors import CallbreakLabError, CallError, HandError
-from callbreak_lab.rules import PRESETS, Ruleset, format_tenths, totals_of_points
+from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, format_tenths, totals_of_points
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
 
@@ -223,11 +223,11 @@ class CallAdvisor(Observable):
     def __init__(
         self,
         picker: HandPicker | None = None,
-        preset: str = "modern",
+        preset: str = DEFAULT_RULES,
         seat: int = 0,
         forecaster: Forecaster | None = None,
         simulator: Callable[..., Forecast] | None = None,
-        sim_samples: int = 16,
+        layouts: int = 16,
     ) -> None:
         super().__init__()
         self.picker = picker or HandPicker()
@@ -241,7 +241,8 @@ class CallAdvisor(Observable):
         self.earlier_error = ""
         self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
-        self.sim_samples = sim_samples
+        #: layouts of the Monte Carlo check ("check with simulation")
+        self.layouts = layouts
         #: the match standing: the totals before this deal (tenths, seat 0 first) and the deal
         #: of the match (1 for the first); None: not given
         self.totals: tuple[int, int, int, int] | None = None
@@ -357,8 +358,8 @@ class CallAdvisor(Observable):
                 fc.dist,
                 self.seat,
                 self.rules,
-                self.totals,
-                self.deal_of_match,
+                totals=self.totals,
+                deal_of_match=self.deal_of_match,
                 earlier_calls=self.earlier_calls or None,
             )
         except CallbreakLabError as exc:  # e.g. a variant without recorded deals
@@ -421,7 +422,7 @@ class CallAdvisor(Observable):
                 self.picker.hand,
                 self.seat,
                 self.rules,
-                n=self.sim_samples,
+                layouts=self.layouts,
                 seed=seed,
                 progress=progress,
             )
@@ -455,7 +456,7 @@ class CallAdvisor(Observable):
 class DealExplorer(Observable):
     """A full deal (entered or dealt from a seed) and its double-dummy table for the four seats."""
 
-    preset: str = "modern"
+    preset: str = DEFAULT_RULES
     deal: Deal | None = None
     text: str = ""
     message: str = ""

@@ -11,7 +11,7 @@ import numpy as np
 from callbreak_lab.cards import Card, Deal, Hand, Suit
 from callbreak_lab.errors import CallbreakLabError, CallError, UsageError
 from callbreak_lab.game import Position
-from callbreak_lab.rules import Ruleset, format_tenths
+from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
 from callbreak_lab.widgets.controllers import Observable
@@ -41,7 +41,7 @@ class PlayLineViewer(Observable):
         self,
         deal: Deal | str,
         seat: int | None = 0,
-        rules: Ruleset | str = "modern",
+        rules: Ruleset | str | None = None,
         calls: Any = None,
         record: str = "",
     ) -> None:
@@ -51,15 +51,16 @@ class PlayLineViewer(Observable):
         self.rules = Ruleset.coerce(rules)
         start = Position.replay(Deal.parse(deal), record, self.rules)
         if seat is None:
-            self.main = lines.playout_line(start, self.rules, calls)
+            self.main = lines.playout_line(start, self.rules, calls=calls)
         else:
-            self.main = lines.play_line(start, seat, self.rules, calls)
+            self.main = lines.play_line(start, seat, self.rules, calls=calls)
         self.line = self.main
         self.step = 0
         self.message = ""
         self.judgement = "double"
         self.layouts = 32
-        self.single_seconds: float | None = 3.0  # no new layout after this (None: all)
+        #: a single-dummy judgement answers within this many seconds (None: every layout)
+        self.time_limit: float | None = 3.0
         self._single: dict[tuple[int, int], Any] = {}
 
     # --- judgement ------------------------------------------------------------------------
@@ -84,8 +85,8 @@ class PlayLineViewer(Observable):
             from callbreak_lab.analysis.advice import single_dummy_values
 
             self._single[key] = single_dummy_values(
-                self.position, d.seat, self.line.calls, self.layouts, seed=self.step,
-                time_limit=self.single_seconds, progress=progress,
+                self.position, d.seat, calls=self.line.calls, layouts=self.layouts,
+                seed=self.step, time_limit=self.time_limit, progress=progress,
             )  # fmt: skip
         return self._single[key]
 
@@ -271,12 +272,12 @@ class CallingTrainer(Observable):
 
     def __init__(  # noqa: PLR0913  (the public keyword API: the backends are injectable for tests)
         self,
-        preset: str = "modern",
+        preset: str = DEFAULT_RULES,
         seed: int = 0,
         focus: str = "any hand",
         forecaster: Forecaster | None = None,
         simulator: Callable[..., Forecast] | None = None,
-        sim_samples: int = 0,
+        layouts: int = 0,
         tricks_of: Callable[[Deal, Ruleset], list[int]] | None = None,
         table: bool = False,
         table_tricks_of: Callable[[Deal, Ruleset, int, int], int] | None = None,
@@ -289,7 +290,8 @@ class CallingTrainer(Observable):
         self.focus = focus
         self.forecaster: Forecaster = forecaster or backend.model_forecast
         self.simulator = simulator or backend.simulate_forecast
-        self.sim_samples = sim_samples
+        #: layouts of the Monte Carlo check of each call (0: none)
+        self.layouts = layouts
         self.tricks_of = tricks_of or backend.playout_tricks
         self.history: list[Round] = []
         self.current: Round | None = None
@@ -344,9 +346,9 @@ class CallingTrainer(Observable):
         try:
             fc = self.forecaster(r.hand, r.seat, self.rules)
             sim = None
-            if self.sim_samples:
+            if self.layouts:
                 sim = self.simulator(
-                    r.hand, r.seat, self.rules, n=self.sim_samples, seed=len(self.history)
+                    r.hand, r.seat, self.rules, layouts=self.layouts, seed=len(self.history)
                 )
             tricks = self.tricks_of(r.deal, self.rules)[r.seat]
             table = None

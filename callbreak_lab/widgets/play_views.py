@@ -12,7 +12,7 @@ from callbreak_lab.cards import Card, Deal
 from callbreak_lab.errors import CallbreakLabError
 from callbreak_lab.render.style import PLAYED, suit_color
 from callbreak_lab.render.svg import table_svg
-from callbreak_lab.rules import PRESETS, format_tenths
+from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 from callbreak_lab.widgets.views import (
@@ -214,7 +214,7 @@ class PlayLineView:
 def play_line_viewer(
     deal: Deal | str,
     seat: int | None = 0,
-    rules: str = "modern",
+    rules: Ruleset | str | None = None,
     calls: Any = None,
     record: str = "",
 ) -> W.Widget:
@@ -321,6 +321,7 @@ class CallingTrainerView:
         )
 
 
-def calling_trainer(preset: str = "modern", seed: int = 0, focus: str = "any hand") -> W.Widget:
-    """The calling trainer widget."""
+def calling_trainer(rules: str | None = None, seed: int = 0, focus: str = "any hand") -> W.Widget:
+    """The calling trainer widget; ``rules``: a preset name (None: ``rules.DEFAULT_RULES``)."""
+    preset = rules or DEFAULT_RULES
     return CallingTrainerView(CallingTrainer(preset=preset, seed=seed, focus=focus)).widget

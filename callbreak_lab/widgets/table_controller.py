@@ -34,13 +34,13 @@ class PlayTable(Observable):
 
     def __init__(
         self,
-        rules: Ruleset | str = "online",
+        rules: Ruleset | str | None = None,
         seat: int = 0,
         seed: int = 0,
         opponents: str = "strong",
         hint_layouts: int = 32,
         review_layouts: int = 16,
-        hint_seconds: float | None = 3.0,
+        time_limit: float | None = 3.0,
     ) -> None:
         super().__init__()
         self.rules = Ruleset.coerce(rules)
@@ -49,9 +49,9 @@ class PlayTable(Observable):
         self.opponents = opponents
         self.hint_layouts = check_int(hint_layouts, "hint_layouts", low=1)
         self.review_layouts = check_int(review_layouts, "review_layouts", low=1)
-        #: a hint starts no new layout after this many seconds (a few deals at trick 1 need
-        #: seconds a layout); None: every layout
-        self.hint_seconds = hint_seconds
+        #: a hint answers within this many seconds with the layouts solved by then (a few deals
+        #: at trick 1 need seconds a layout); None: every layout
+        self.time_limit = time_limit
         self.bots: dict[int, Any] = {s: make_player(opponents) for s in range(4) if s != self.seat}
         self.deals = 0
         self.totals = [0, 0, 0, 0]  # tenths, over the deals played at this table
@@ -170,8 +170,8 @@ class PlayTable(Observable):
             return None
         if self._hint is None:
             self._hint = single_dummy_values(
-                self.position, self.seat, self.calls, self.hint_layouts,
-                seed=len(self.position.history), time_limit=self.hint_seconds, progress=progress,
+                self.position, self.seat, calls=self.calls, layouts=self.hint_layouts,
+                seed=len(self.position.history), time_limit=self.time_limit, progress=progress,
             )  # fmt: skip
         self._changed()
         return self._hint
@@ -187,8 +187,8 @@ class PlayTable(Observable):
             raise UsageError("the review comes when the deal is over")
         if self._review is None:
             self._review = review_play(
-                self.deal, self.position.record(), self.rules, self.calls, self.review_layouts,
-                seed=self.seed, seats=[self.seat], progress=progress,
+                self.deal, self.position.record(), self.rules, calls=self.calls,
+                layouts=self.review_layouts, seed=self.seed, seats=[self.seat], progress=progress,
             )  # fmt: skip
             self._changed()
         return self._review

@@ -11,6 +11,7 @@ import ipywidgets as W
 from callbreak_lab.cards import Card
 from callbreak_lab.render.style import suit_color
 from callbreak_lab.render.svg import table_svg
+from callbreak_lab.rules import Ruleset
 from callbreak_lab.widgets.table_controller import PlayTable
 from callbreak_lab.widgets.views import (
     error_html,
@@ -175,7 +176,8 @@ class PlayTableView:
 
 
 def play_against_bots(
-    rules: str = "online", seat: int = 0, seed: int = 0, opponents: str = "strong"
+    rules: Ruleset | str | None = None, seat: int = 0, seed: int = 0, opponents: str = "strong"
 ) -> W.Widget:
-    """Play deals at ``seat`` against three ``opponents`` (arena players by name)."""
+    """Play deals at ``seat`` against three ``opponents`` (arena players by name) under ``rules``
+    (None: ``rules.DEFAULT_RULES``)."""
     return PlayTableView(PlayTable(rules, seat, seed, opponents)).widget

@@ -15,7 +15,7 @@ import ipywidgets as W
 from callbreak_lab.cards import Card
 from callbreak_lab.render.html import deal_html
 from callbreak_lab.render.style import RED, suit_color
-from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker
 
@@ -229,10 +229,10 @@ class CallAdvisorView:
             "check with simulation",
             "cb-simulate",
             on_click=self._simulate,
-            tooltip=f"deal the other 39 cards {c.sim_samples} times and solve every layout",
+            tooltip=f"deal the other 39 cards {c.layouts} times and solve every layout",
         )
         self.progress = with_classes(
-            W.IntProgress(value=0, min=0, max=c.sim_samples, description="simulation"),
+            W.IntProgress(value=0, min=0, max=c.layouts, description="simulation"),
             "cb-progress",
         )
         self.progress.layout.visibility = "hidden"
@@ -312,7 +312,7 @@ class CallAdvisorView:
 
     def _simulate(self) -> None:
         c = self.controller
-        self.progress.max = c.sim_samples
+        self.progress.max = c.layouts
         self.progress.value = 0
         self.progress.layout.visibility = "visible"
 
@@ -395,8 +395,10 @@ class CallAdvisorView:
             )
 
 
-def call_advisor(hand: str | None = None, preset: str = "modern", seat: int = 0) -> W.Widget:
-    """The call advisor widget (display it in a notebook)."""
+def call_advisor(hand: str | None = None, rules: str | None = None, seat: int = 0) -> W.Widget:
+    """The call advisor widget (display it in a notebook); ``rules``: a preset name (None:
+    ``rules.DEFAULT_RULES``)."""
+    preset = rules or DEFAULT_RULES
     return CallAdvisorView(CallAdvisor(HandPicker(hand), preset=preset, seat=seat)).widget
 
 
@@ -474,9 +476,9 @@ class DealExplorerView:
             set_if_changed(self.result, "value", "")
 
 
-def deal_explorer(deal: str | None = None, preset: str = "modern") -> W.Widget:
-    """The deal explorer widget."""
-    c = DealExplorer(preset=preset)
+def deal_explorer(deal: str | None = None, rules: str | None = None) -> W.Widget:
+    """The deal explorer widget; ``rules``: a preset name (None: ``rules.DEFAULT_RULES``)."""
+    c = DealExplorer(preset=rules or DEFAULT_RULES)
     if deal:
         c.set_text(deal)
     return DealExplorerView(c).widget
