@@ -91,11 +91,10 @@ def main() -> None:
             report = arena.run(
                 [name, field, field, field],
                 args.rules,
-                args.deals,
-                args.seed,
-                jobs=args.jobs,
-                budget_ms=args.budget,
-                progress=False,
+                deals=args.deals,
+                seed=args.seed,
+                n_jobs=args.jobs,
+                time_limit=None if args.budget is None else args.budget / 1000,
             )
             rows.append((name, report))
             saved[f"{name} vs 3 {field}"] = report.to_dict()

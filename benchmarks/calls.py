@@ -40,8 +40,8 @@ def boards_of(args: argparse.Namespace) -> list[Board]:
         return [load_record(p) for p in sorted(folder.glob("board-*.json"))]
     players = [p.strip() for p in args.players.split(",")]
     report = run(
-        players, args.rules, args.deals, args.seed, jobs=args.jobs,
-        budget_ms=args.budget or None, records=folder, progress=False,
+        players, args.rules, deals=args.deals, seed=args.seed, n_jobs=args.jobs,
+        time_limit=args.budget / 1000 if args.budget else None, records=folder,
     )  # fmt: skip
     print(report.text())
     if folder is None:

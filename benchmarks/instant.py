@@ -48,10 +48,9 @@ def main() -> None:
         report = arena.run(
             ["learned", Cheap(), Cheap(), Cheap()],
             rules,
-            args.deals,
-            args.seed,
-            jobs=args.jobs,
-            progress=False,
+            deals=args.deals,
+            seed=args.seed,
+            n_jobs=args.jobs,
         )
         m = report.margin("learned", "cheap")
         p = report.player("learned")

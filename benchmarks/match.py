@@ -79,11 +79,12 @@ def equity_part(preset: str) -> dict[str, Any]:
         match_equity((i * 3, -i, 10, 0), 1 + i % 4, preset)
         t.append(time.perf_counter() - t0)
     hand = "KQJ5.A98.AQ5.K32"
-    match_call(hand, 0, preset, (0, 30, 0, 0), 5)  # the bid model loaded, the futures drawn
+    # the bid model loaded, the futures drawn
+    match_call(hand, 0, preset, totals=(0, 30, 0, 0), deal_of_match=5)
     c = []
     for i in range(30):
         t0 = time.perf_counter()
-        match_call(hand, i % 4, preset, (0, 10 * i, 0, -5), 2 + i % 4)
+        match_call(hand, i % 4, preset, totals=(0, 10 * i, 0, -5), deal_of_match=2 + i % 4)
         c.append(time.perf_counter() - t0)
     return {
         "preset": preset,
@@ -127,7 +128,7 @@ def arena_part(rules: str, deals: int, seed: int, scores: str | None, jobs: int)
     player.label = "model:match"
     t0 = time.perf_counter()
     report = arena.run(
-        [player, "model", "model", "model"], rules, deals, seed, jobs=jobs, progress=False
+        [player, "model", "model", "model"], rules, deals=deals, seed=seed, n_jobs=jobs
     )
     seconds = time.perf_counter() - t0
     mine, field = report.match("model:match"), report.match("model")
