@@ -209,3 +209,23 @@ def test_a_request_tells_the_bot_what_the_arena_s_view_tells_its_player(index: i
     k = knowledge_of_request(play_body(view, 1000))
     assert k == Knowledge.of_view(view)
     assert k.totals == totals and k.calls == tuple(calls) and k.deals_left == 5 - view.deal_number
+
+
+def test_the_context_is_read_one_way_for_bid_and_play() -> None:
+    """``player_id`` (``playerId``, else ``id``), the calls made (``bid`` above 0) and the
+    totals (points read as tenths, float noise forgiven) mean the same in a ``/bid`` and a
+    ``/play`` body."""
+    from callbreak_lab.arena.bhoos import bid_standing, earlier_calls, player_id
+
+    assert player_id({"playerId": "A", "id": "B"}) == "A"
+    assert player_id({"playerId": None, "id": "B"}) == "B" and player_id({}) is None
+    players = {
+        "P0": {"bid": 0, "totalPoints": 4.199999999999999},
+        "P1": {"bid": 3, "totalPoints": -3},
+        "P2": {"bid": 0, "totalPoints": 0},
+        "P3": {"bid": 2.0, "totalPoints": 12.5},
+    }
+    bid = {"id": "P0", "cards": [], "context": {"round": 2, "players": players}}
+    assert earlier_calls(bid) == [3, 2]
+    # calling order: those who called (P1, P3), then the bot (P0), then the rest (P2)
+    assert bid_standing(bid) == ((-30, 125, 42, 0), 2)

@@ -21,12 +21,7 @@ from callbreak_lab.rules import PRESETS
 from callbreak_lab.seat import STRONG, Knowledge, draw
 from callbreak_lab.service import Settings, create_app, jobs
 from callbreak_lab.service.bidder import Bidder
-from callbreak_lab.service.bot import (
-    bot_earlier_calls,
-    bot_seat_for_bid,
-    cheap_card,
-    read_play,
-)
+from callbreak_lab.service.bot import cheap_card, read_play
 
 CLIENT_DIR = BHOOS_DIR
 ONLINE = PRESETS["online"]
@@ -70,8 +65,7 @@ def test_bid_on_the_recorded_request(client: TestClient) -> None:
     value = resp.json()["value"]
     assert isinstance(value, int) and 1 <= value <= 8
     # the three others have bid already: we are the fourth bidder (seat 3)
-    assert bot_seat_for_bid(req) == 3
-    assert bot_earlier_calls(req) == [3, 4, 1]
+    assert bhoos.earlier_calls(req) == [3, 4, 1]
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in req["cards"])
     forecast = Bidder().forecast(hand, 3, ONLINE, [3, 4, 1])
     # the context's round 5 and totals: the call for the match (bidding.match), the points-best
@@ -92,12 +86,11 @@ def test_bid_reads_the_earlier_calls_from_the_context() -> None:
         players = {"P0": {"bid": 0}} | {p: {"bid": b} for p, b in bids.items()}
         return {"id": "P0", "cards": [], "context": {"players": players}}
 
-    assert bot_earlier_calls({"cards": []}) == []
-    assert bot_earlier_calls(body({"B1": 0, "B2": 0, "B3": 0})) == []
-    assert bot_earlier_calls(body({"B1": 5, "B2": 0, "B3": 2})) == [5, 2]
-    assert bot_seat_for_bid(body({"B1": 5, "B2": 0, "B3": 2})) == 2
+    assert bhoos.earlier_calls({"cards": []}) == []
+    assert bhoos.earlier_calls(body({"B1": 0, "B2": 0, "B3": 0})) == []
+    assert bhoos.earlier_calls(body({"B1": 5, "B2": 0, "B3": 2})) == [5, 2]
     # a non-integral or boolean bid still counts as "has bid" but cannot be conditioned on
-    assert bot_earlier_calls(body({"B1": 2.5, "B2": True, "B3": "4"})) == [-1]
+    assert bhoos.earlier_calls(body({"B1": 2.5, "B2": True, "B3": "4"})) == [-1]
 
 
 def test_bid_with_an_odd_earlier_bid_still_answers(client: TestClient) -> None:

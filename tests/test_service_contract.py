@@ -28,7 +28,6 @@ from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset
 from callbreak_lab.service import Settings, create_app
 from callbreak_lab.service import schemas as s
 from callbreak_lab.service.bidder import Bidder
-from callbreak_lab.service.bot import bot_earlier_calls
 from callbreak_lab.service.botapi import BID_RULES
 from callbreak_lab.service.common import model_cards
 
@@ -186,7 +185,7 @@ def _analyse(body: dict[str, Any], data: dict[str, Any]) -> None:
 
 
 def _bid(body: dict[str, Any], data: dict[str, Any]) -> None:
-    earlier = bot_earlier_calls(body)
+    earlier = bhoos.earlier_calls(body)
     hand = Hand.from_cards(bhoos.parse_bhoos_card(c) for c in body["cards"])
     fc = Bidder().forecast(hand, len(earlier), PRESETS["online"], earlier or None)
     call = calls_.best_call(fc.dist, BID_RULES).call

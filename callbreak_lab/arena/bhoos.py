@@ -31,6 +31,7 @@ from callbreak_lab.errors import (
     NotationError,
     RecordError,
     StandingError,
+    check_int,
 )
 from callbreak_lab.rules import Ruleset, tenths_of_points, trick_winner
 from callbreak_lab.seat.knowledge import Knowledge
@@ -45,10 +46,12 @@ __all__ = [
     "bid_standing",
     "card_to_bhoos",
     "convert_request",
+    "earlier_calls",
     "history_from_record",
     "knowledge_of_request",
     "parse_bhoos_card",
     "parse_history",
+    "player_id",
     "read_requests",
     "review_bhoos",
 ]
@@ -284,7 +287,7 @@ def _read_players(request: Mapping[str, Any]) -> tuple[tuple[str, ...], object, 
     if not isinstance(ids_raw, list) or len(ids_raw) != 4:
         raise NotationError(f"playerIds must list 4 players, got {ids_raw!r}")
     ids = tuple(str(x) for x in ids_raw)
-    me_id = request.get("playerId", request.get("id"))
+    me_id = player_id(request)
     me = ids.index(str(me_id)) if me_id is not None and str(me_id) in ids else None
     if me_id is not None and me is None:
         raise NotationError(f"playerId {me_id!r} is not in playerIds {list(ids)}")
@@ -339,6 +342,46 @@ def read_requests(text: str) -> Iterator[dict[str, Any]]:
         yield obj
 
 
+# --- the request's context: who we are, the calls made, the standing ---------------------------
+
+
+def player_id(request: Mapping[str, Any]) -> Any:
+    """The requesting player's id: ``playerId``, else ``id`` (older bodies); None without
+    either."""
+    pid = request.get("playerId")
+    return pid if pid is not None else request.get("id")
+
+
+def _context_players(request: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """``context.players`` ({player id: info}) of a request, None when it has none."""
+    ctx = request.get("context")
+    players = ctx.get("players") if isinstance(ctx, Mapping) else None
+    return players if isinstance(players, Mapping) else None
+
+
+def _bid_of(info: object) -> int | None:
+    """The call a context player has made: None while it has not (``bid`` missing, 0 or not a
+    number: online calls are at least 1), the call when ``bid`` is a whole number above 0, -1
+    for a positive number that is not whole (a call no ruleset allows)."""
+    bid = info.get("bid") if isinstance(info, Mapping) else None
+    if isinstance(bid, bool) or not isinstance(bid, int | float) or not bid > 0:
+        return None
+    return int(bid) if float(bid).is_integer() else -1
+
+
+def earlier_calls(request: Mapping[str, Any]) -> list[int]:
+    """The calls the other players have already made (``context.players[*].bid``, see
+    ``_bid_of``), in the order the context lists them, at most three; without a context, none.
+    Their number is the requesting player's calling seat; only their number, sum and largest
+    value reach the bid model, so their order does not matter."""
+    players = _context_players(request)
+    if players is None:
+        return []
+    me = player_id(request)
+    found = [_bid_of(info) for pid, info in players.items() if pid != me]
+    return [b for b in found if b is not None][:3]
+
+
 def bid_standing(body: Mapping[str, Any]) -> tuple[tuple[int, int, int, int], int] | None:
     """The match standing of a ``/bid`` request's ``context``: the four totals in tenths by
     calling seat of this deal, and the deal's number (``round``), or None when the context
@@ -352,25 +395,18 @@ def bid_standing(body: Mapping[str, Any]) -> tuple[tuple[int, int, int, int], in
     ctx = body.get("context")
     if not isinstance(ctx, Mapping) or "round" not in ctx:
         return None
-    players = ctx.get("players")
-    me = body.get("playerId") or body.get("id")
-    if not isinstance(players, Mapping) or me not in players or len(players) != 4:
+    players = _context_players(body)
+    me = player_id(body)
+    if players is None or me not in players or len(players) != 4:
         return None
     infos = list(players.items())
     if not all(isinstance(info, Mapping) and "totalPoints" in info for _, info in infos):
         return None
-    number = ctx["round"]
-    if isinstance(number, bool) or not isinstance(number, int):
-        raise StandingError(f"context.round must be a whole number, got {number!r}")
-
-    def has_bid(info: Mapping[str, Any]) -> bool:
-        bid = info.get("bid")
-        return isinstance(bid, int | float) and not isinstance(bid, bool) and bid > 0
-
+    number = check_int(ctx["round"], "context.round", error=StandingError)
     order = [
-        *(pid for pid, info in infos if pid != me and has_bid(info)),
+        *(pid for pid, info in infos if pid != me and _bid_of(info) is not None),
         me,
-        *(pid for pid, info in infos if pid != me and not has_bid(info)),
+        *(pid for pid, info in infos if pid != me and _bid_of(info) is None),
     ]
     t = [
         tenths_of_points(players[pid]["totalPoints"], f"context.players.{pid}.totalPoints")
@@ -392,16 +428,17 @@ def _standing(
     ids = request.get("playerIds")
     if not isinstance(ctx, Mapping) or not isinstance(ids, list) or len(ids) != 4:
         return None, None
-    players = ctx.get("players")
+    players = _context_players(request)
     totals: list[int] = [0, 0, 0, 0]
-    known = isinstance(players, Mapping)
+    known = players is not None
     for p, pid in enumerate(ids):
-        info = players.get(pid) if isinstance(players, Mapping) else None
+        info = players.get(pid) if players is not None else None
         points = info.get("totalPoints") if isinstance(info, Mapping) else None
-        if isinstance(points, bool) or not isinstance(points, int | float):
+        try:
+            totals[seat_of(p)] = tenths_of_points(points)
+        except StandingError:  # a total that is not a number of tenths: the standing is unknown
             known = False
             break
-        totals[seat_of(p)] = round(float(points) * 10)
     round_ = ctx.get("round")
     left = None
     if (
@@ -415,7 +452,10 @@ def _standing(
 
 
 def knowledge_of_request(
-    request: Mapping[str, Any], rules: Ruleset | str | None = None
+    request: Mapping[str, Any],
+    rules: Ruleset | str | None = None,
+    *,
+    game: BhoosGame | None = None,
 ) -> Knowledge:
     """What the requesting bot knows from a Bhoos ``/play`` request body (``cards``,
     ``history``, ``played``, ``playerIds``, ``playerId``, ``context``): seats are the
@@ -423,22 +463,21 @@ def knowledge_of_request(
     ``context.players[id].bid`` (1..13; others unknown), the standing that of ``context``
     (``round``, ``players[id].totalPoints``). ``rules``: default ``rules.DEFAULT_RULES``
     (``online``, the protocol's game). A ``NotationError`` (or one of its kind) names the field
-    that does not add up."""
+    that does not add up. ``game``: the request already converted (``convert_request``), so
+    that it is read once."""
     r = Ruleset.coerce(rules)
-    game = convert_request(request)
+    game = convert_request(request) if game is None else game
     hand = game.original_hand()
     if hand is None or game.me is None or game.hand is None:
         raise RecordError("the request does not say which player we are (playerId, cards)")
     seat = game.seat_of(game.me)
     calls: list[int | None] = [None] * 4
     ids = request.get("playerIds")
-    ctx = request.get("context")
-    players = ctx.get("players") if isinstance(ctx, Mapping) else None
-    if isinstance(ids, list) and isinstance(players, Mapping):
+    players = _context_players(request)
+    if isinstance(ids, list) and players is not None:
         for p, pid in enumerate(ids):
-            info = players.get(pid)
-            bid = info.get("bid") if isinstance(info, Mapping) else None
-            if isinstance(bid, int) and not isinstance(bid, bool) and 1 <= bid <= 13:
+            bid = _bid_of(players.get(pid))
+            if bid is not None and 1 <= bid <= 13:
                 calls[game.seat_of(p)] = bid
     history = []
     for t in game.tricks:

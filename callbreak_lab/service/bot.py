@@ -1,5 +1,6 @@
-"""The tournament bot's reading of a request: what a ``/play`` body tells, in the seat layer's
-terms, and the calls already made before a ``/bid``.
+"""The tournament bot's reading of a ``/play`` request: what the body tells, in the seat
+layer's terms, with the field that is wrong named (a ``/bid``'s calls and standing are read by
+``arena.bhoos.earlier_calls`` and ``bid_standing``).
 
 Seats. The protocol numbers players by their index in ``playerIds`` (seat order, play passes from
 index ``i`` to ``i + 1``). The library numbers seats so that seat 0 leads trick 1. So with ``L`` the
@@ -28,8 +29,6 @@ from callbreak_lab.seat.policy import cheap_card as policy_cheap_card
 __all__ = [
     "BOT_RULES",
     "BotRequest",
-    "bot_earlier_calls",
-    "bot_seat_for_bid",
     "cheap_card",
     "read_play",
 ]
@@ -80,8 +79,6 @@ def read_play(body: dict[str, Any]) -> BotRequest:
     if len(set(parsed)) != len(parsed):
         raise FieldError("cards", "cards: a card appears twice")
     request = dict(body)
-    if request.get("playerId") is None and request.get("id") is not None:
-        request["playerId"] = request["id"]
     if request.get("playerIds") is None:
         if request.get("history"):
             raise FieldError("playerIds", "playerIds and playerId (or id) are needed with history")
@@ -99,7 +96,7 @@ def read_play(body: dict[str, Any]) -> BotRequest:
                 f"{13 - len(game.tricks)} cards, got {len(game.hand or ())}",
             )
         game.check_own_plays(BOT_RULES)
-        k = bhoos.knowledge_of_request(request, BOT_RULES)
+        k = bhoos.knowledge_of_request(request, BOT_RULES, game=game)
     except FieldError:
         raise
     except CallbreakLabError as e:  # the bhoos conversion's errors, whose message names the field
@@ -111,30 +108,3 @@ def read_play(body: dict[str, Any]) -> BotRequest:
 def cheap_card(k: Knowledge) -> Card:
     """A legal card without search (``seat.policy.cheap_card``)."""
     return policy_cheap_card(k.rules, k.hand, k.trick, k.record)
-
-
-def bot_earlier_calls(body: dict[str, Any]) -> list[int]:
-    """The calls other players have already made (``context.players[*].bid > 0``; online calls
-    are at least 1, so 0 means "not yet"), in the order the context lists them, at most three.
-    Without a context, none. Only their number, sum and largest value reach the bid model, so
-    their order does not matter."""
-    ctx = body.get("context")
-    if not isinstance(ctx, dict):
-        return []
-    players = ctx.get("players")
-    if not isinstance(players, dict):
-        return []
-    me = body.get("playerId") or body.get("id")
-    found: list[int] = []
-    for pid, info in players.items():
-        if pid == me or not isinstance(info, dict):
-            continue
-        bid = info.get("bid")
-        if isinstance(bid, int | float) and not isinstance(bid, bool) and bid > 0:
-            found.append(int(bid) if float(bid).is_integer() else -1)
-    return found[:3]
-
-
-def bot_seat_for_bid(body: dict[str, Any]) -> int:
-    """Our bidding seat (0 = first to bid): the number of other players who have already bid."""
-    return len(bot_earlier_calls(body))

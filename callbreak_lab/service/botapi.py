@@ -26,7 +26,7 @@ from callbreak_lab.cards import Hand
 from callbreak_lab.errors import CallbreakLabError, CallError, FieldError
 from callbreak_lab.seat.policy import deal_seed, decision_seed
 from callbreak_lab.service import schemas as s
-from callbreak_lab.service.bot import BOT_RULES, bot_earlier_calls, cheap_card, read_play
+from callbreak_lab.service.bot import BOT_RULES, cheap_card, read_play
 from callbreak_lab.service.common import BODY_ERRORS, GET_ERRORS, Service, client_of
 from callbreak_lab.service.pool import JobError, JobTimeout
 
@@ -70,7 +70,7 @@ def _bid(req: s.BidRequest, svc: Service, response: Response) -> s.BidResponse:
     hand = _hand_of(req.cards)
     if len(hand) != 13:
         raise FieldError("cards", f"cards: a bid needs the 13 dealt cards, got {len(hand)}")
-    earlier = bot_earlier_calls(req.model_dump())
+    earlier = bhoos.earlier_calls(req.model_dump())
     seat = len(earlier)
     try:
         calls.check_earlier_calls(earlier, seat, BOT_RULES)
