@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import platform
 import sys
 import time
@@ -37,6 +36,7 @@ from callbreak_lab.bidding.equity import (
 )
 from callbreak_lab.rules import PRESETS, Ruleset
 from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.stats import mean_se, standard_errors
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "callbreak_lab" / "models"
@@ -108,10 +108,6 @@ def record(rules: Ruleset, args: argparse.Namespace) -> tuple[DealScores, float,
     return DealScores.concat(parts), seconds, played
 
 
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x)))
-
-
 def deal_figures(scores: DealScores) -> dict[str, Any]:
     """The recorded deals' figures: per deal seat the mean score (points, standard error),
     its spread, make rate and mean call; the correlation of two seats' scores in a deal."""
@@ -119,7 +115,7 @@ def deal_figures(scores: DealScores) -> dict[str, Any]:
     made = s > 0
     per_seat = []
     for seat in range(4):
-        mean, se = _mean_se(s[:, seat])
+        mean, se = mean_se(s[:, seat])
         per_seat.append(
             {
                 "seat": seat,
@@ -151,7 +147,7 @@ def direct(scores: np.ndarray, totals: Sequence[int], deals_left: int, matches: 
     for k in range(deals_left):
         finals += np.roll(scores[rng.integers(len(scores), size=matches)], k, axis=1)
     shares = win_shares(finals)
-    return shares.mean(axis=0), shares.std(axis=0, ddof=1) / math.sqrt(matches)
+    return shares.mean(axis=0), standard_errors(shares)
 
 
 def equity_checks(model: EquityModel, rules: Ruleset, matches: int) -> dict[str, Any]:
