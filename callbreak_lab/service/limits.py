@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import UsageError, check_int
 
 __all__ = ["BodyLimitMiddleware", "Settings", "replaying"]
 
@@ -104,10 +104,7 @@ class Settings:
                 raise UsageError(f"Settings.{name} must be {what}, got {getattr(self, name)!r}")
 
         def whole(name: str, low: int, high: int | None = None) -> None:
-            v = getattr(self, name)
-            ok = isinstance(v, int) and not isinstance(v, bool) and v >= low
-            what = f"a whole number >= {low}" if high is None else f"a whole number {low}..{high}"
-            need(ok and (high is None or v <= high), name, what)
+            check_int(getattr(self, name), f"Settings.{name}", low=low, high=high)
 
         for name in (
             "solve_timeout",
