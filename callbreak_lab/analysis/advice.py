@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.cards import Card, CardLike, Hand, check_seat, play_order_key
-from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.errors import SolverInputError, UsageError, check_int
 from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
@@ -204,12 +204,6 @@ def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only opti
     )  # fmt: skip
 
 
-def _check_int(name: str, x: object, low: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer) or x < low:
-        raise UsageError(f"{name} must be an int >= {low}, got {x!r}")
-    return int(x)
-
-
 def single_dummy_values(  # noqa: PLR0913  (the position, then keyword-only options as advise)
     position: Position,
     seat: int,
@@ -268,10 +262,9 @@ def values_from_knowledge(
     tricks won), for a table whose other hands are not known (a bot's request). ``position``
     of the answer is None."""
     t0 = time.perf_counter()
-    n = _check_int("layouts", layouts, 1)
-    exact_limit = _check_int("exact_limit", exact_limit, 0)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise UsageError(f"seed must be an int, got {seed!r}")
+    n = check_int(layouts, "layouts", low=1)
+    exact_limit = check_int(exact_limit, "exact_limit", low=0)
+    check_int(seed, "seed")
     if not (isinstance(beta, int | float) and not isinstance(beta, bool) and beta >= 0):
         raise UsageError(f"beta must be a number >= 0, got {beta!r}")
     threads_of(n_jobs)  # checked before any work

@@ -20,7 +20,7 @@ import numpy as np
 
 from callbreak_lab.bidding import calls as _calls
 from callbreak_lab.cards import Hand, HandLike
-from callbreak_lab.errors import SolverInputError
+from callbreak_lab.errors import SolverInputError, check_int
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import VoidSuits, deal_around, deals_from_masks
 from callbreak_lab.seat.outcomes import solve_rows
@@ -172,8 +172,7 @@ def monte_carlo(  # noqa: PLR0913  (the hand and its seat, then keyword-only opt
     does not bound the time.
     """
     r = Ruleset.coerce(rules)
-    if isinstance(layouts, bool) or not isinstance(layouts, int | np.integer) or layouts < 1:
-        raise SolverInputError(f"layouts must be a positive int, got {layouts!r}")
+    check_int(layouts, "layouts", low=1, error=SolverInputError)
     if time_limit is not None and (
         isinstance(time_limit, bool) or not time_limit > 0 or n_jobs not in (None, 1)
     ):

@@ -48,7 +48,7 @@ import numpy as np
 
 from callbreak_lab.bidding import calls as call_rules
 from callbreak_lab.cards import SUIT_MASKS, Hand
-from callbreak_lab.errors import SolverInputError, UsageError
+from callbreak_lab.errors import SolverInputError, UsageError, check_int
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import deal_around
 from callbreak_lab.seat.knowledge import Knowledge
@@ -349,10 +349,8 @@ def draw(
     uniform candidates, repeats merged; with ``play_weight`` > 0 the likelihood of the other
     seats' plays under the play policy weighs them too (floored at ``play_floor``). None
     fitting: no rows (a seat's plays contradict each other)."""
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 1 or oversample < 1:
-        raise UsageError(
-            f"layouts and oversample must be whole numbers >= 1, got {n}, {oversample}"
-        )
+    n = check_int(n, "layouts", low=1)
+    oversample = check_int(oversample, "oversample", low=1)
     if not (isinstance(play_weight, int | float) and play_weight >= 0):
         raise UsageError(f"play_weight must be a number >= 0, got {play_weight!r}")
     callers, made = _callers(k)
