@@ -31,7 +31,7 @@ def test_known_answers() -> None:
     assert effective_sample_size([1.0, 1.0, 1.0, 1.0]) == pytest.approx(4.0)
     assert effective_sample_size([3.0, 1.0]) == pytest.approx(16 / 10)
     assert effective_sample_size([0.0, 5.0, 0.0]) == pytest.approx(1.0)
-    assert effective_sample_size([]) == 0.0
+    assert effective_sample_size([]) == 0.0 and effective_sample_size([0.0, 0.0]) == 0.0
     # weights 3:1 on (0, 10): var_w = 0.75*6.25 + 0.25*56.25 = 18.75, n_eff = 1.6
     assert mean_se([0.0, 10.0], [3.0, 1.0])[1] == pytest.approx(math.sqrt(18.75 / 0.6))
 
@@ -68,7 +68,9 @@ def test_bad_input() -> None:
     with pytest.raises(UsageError, match="non-negative"):
         mean_se([1.0, 2.0], [1.0, -1.0])
     with pytest.raises(UsageError, match="not all zero"):
-        effective_sample_size([0.0, 0.0])
+        mean_se([1.0, 2.0], [0.0, 0.0])
+    with pytest.raises(UsageError, match="non-negative"):
+        effective_sample_size([1.0, -1.0])
     with pytest.raises(UsageError, match="one-dimensional"):
         mean_se(np.zeros((2, 2)))
     with pytest.raises(UsageError, match="one label per value"):

@@ -52,6 +52,7 @@ from callbreak_lab.errors import SolverInputError, UsageError, check_int
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import deal_around
 from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.util.stats import effective_sample_size
 
 __all__ = [
     "BETA",
@@ -112,13 +113,8 @@ class Layouts:
         return len(self.rows)
 
 
-def effective_size(weights: np.ndarray) -> float:
-    """The effective sample size of ``weights`` (their number when all are equal)."""
-    w = np.asarray(weights, dtype=np.float64)
-    if w.size == 0 or w.sum() <= 0:
-        return 0.0
-    w = w / w.sum()
-    return float(1.0 / np.sum(w * w))
+#: the effective sample size of weights (``util.stats.effective_sample_size``)
+effective_size = effective_sample_size
 
 
 def _others_and_needs(k: Knowledge) -> tuple[list[int], list[int], list[int]]:
@@ -381,7 +377,7 @@ def draw(
     loglik = log_likelihood(cand)
     w = np.exp(loglik - loglik.max())
     w /= w.sum()
-    ess = float(1.0 / np.sum(w * w))
+    ess = effective_sample_size(w)
     # systematic resampling: n evenly spaced points through the weights' cumulative sum
     points = (rng.random() + np.arange(n)) / n
     idx = np.minimum(np.searchsorted(np.cumsum(w), points), len(cand) - 1)

@@ -56,12 +56,12 @@ def _weights(weights: npt.ArrayLike, n: int) -> np.ndarray:
 
 def effective_sample_size(weights: npt.ArrayLike) -> float:
     """Kish's effective sample size ``(sum w)^2 / sum w^2`` of non-negative ``weights``: ``n``
-    for ``n`` equal weights, 1 when one weight holds everything (0 for no weights)."""
+    for ``n`` equal weights, 1 when one weight holds everything, 0 when none is positive."""
     w = _vector(weights, "weights")
-    if not len(w):
+    if not len(w) or (np.all(np.isfinite(w)) and not np.any(w < 0) and not w.sum() > 0):
         return 0.0
-    w = _weights(w, len(w))
-    p = w / w.sum()
+    p = _weights(w, len(w))
+    p = p / p.sum()
     return 1.0 / float(np.sum(p * p))
 
 
