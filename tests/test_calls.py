@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -104,6 +106,11 @@ def test_half_three_half_six_under_tenths() -> None:
     np.testing.assert_allclose(make_probabilities(d, MODERN)[:8], [1, 1, 1, 0.5, 0.5, 0.5, 0, 0])
     advice = best_call(d, MODERN)
     assert advice.call == 3 and advice.expected_score == pytest.approx(31.5)
+    data = advice.to_dict()
+    assert data == json.loads(json.dumps(data)) and data["call"] == 3
+    assert data["calls"][:3] == [1, 2, 3] and data["expected_tenths"][2] == pytest.approx(31.5)
+    batch = best_calls(np.stack([d, point_mass(5)]), MODERN).to_dict()
+    assert [row["call"] for row in batch["rows"]] == [3, 5] and batch["rows"][0] == data
 
 
 def test_flat_ignores_overtricks() -> None:

@@ -252,8 +252,8 @@ def test_python_m_generate_resumes(base: Path, tmp_path: Path) -> None:
     """``python -m callbreak_lab generate`` (the ``callbreak-lab`` command) reuses every chunk
     of a dataset already on disk."""
     root = copy_of(base, tmp_path)
-    argv = ["generate", "--profile", "modern", "--n", str(N), "--seed", str(SEED)]
-    opts = ["--out", str(root), "--chunk-size", str(CHUNK), "--no-progress"]
+    argv = ["generate", "--profile", "modern", "--deals", str(N), "--seed", str(SEED)]
+    opts = ["--out", str(root), "--chunk-size", str(CHUNK), "--quiet"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     done = subprocess.run(
         [sys.executable, "-m", "callbreak_lab", *argv, *opts],
@@ -316,8 +316,8 @@ def test_cli_generate_command(
     from callbreak_lab import cli
 
     root = copy_of(base, tmp_path)
-    argv = ["generate", "--profile", "modern", "--n", str(N), "--seed", str(SEED)]
-    opts = ["--out", str(root), "--chunk-size", str(CHUNK), "--no-progress", "--json"]
+    argv = ["generate", "--profile", "modern", "--deals", str(N), "--seed", str(SEED)]
+    opts = ["--out", str(root), "--chunk-size", str(CHUNK), "--quiet", "--json"]
     assert cli.main([*argv, *opts]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["reused_chunks"] == 3 and out["solved_chunks"] == 0
@@ -325,7 +325,7 @@ def test_cli_generate_command(
         out["card"]["content_hash"]
         == json.loads((base / PROFILE / CARD_NAME).read_text())["content_hash"]
     )
-    assert cli.main(["generate", "--profile", "bridge", "--n", "1", "--out", str(root)]) == 2
+    assert cli.main(["generate", "--profile", "bridge", "--deals", "1", "--out", str(root)]) == 2
     assert "unknown profile" in capsys.readouterr().err
 
 
@@ -404,13 +404,13 @@ def test_readme_generate_leaves_the_shipped_data_alone(
     shutil.copytree(shipped, work / "data" / "modern")
     before = _tree_digest(work / "data")
     monkeypatch.chdir(work)
-    readme = ["generate", "--profile", "modern", "--n", "1000", "--seed", "0", "--no-progress"]
+    readme = ["generate", "--profile", "modern", "--deals", "1000", "--seed", "0", "--quiet"]
     assert main([*readme, "--out", "data"]) == 2
     err = capsys.readouterr().err
     assert "deals, not 1000" in err and "--force" in err and err.count("\n") == 1
     assert _tree_digest(work / "data") == before
     # the default folder is a new one (a small n here: solving 1000 deals takes minutes)
-    small = ["generate", "--profile", "modern", "--n", "2", "--seed", "0", "--no-progress"]
+    small = ["generate", "--profile", "modern", "--deals", "2", "--seed", "0", "--quiet"]
     assert main(small) == 0
     assert (work / "datasets" / "modern" / CARD_NAME).is_file()
     assert _tree_digest(work / "data") == before

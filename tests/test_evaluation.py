@@ -191,7 +191,7 @@ def test_cli_evaluate_one_hand(models_env: Path, capsys: pytest.CaptureFixture[s
     assert main(["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--seat", "2"]) == 0
     out = capsys.readouterr().out
     assert "suggested call:" in out and "floor" in out and "expected" in out
-    assert main(["evaluate", "--json", "AKQ2.T98.765.432"]) == 0
+    assert main(["evaluate", "--rules", "modern", "--json", "AKQ2.T98.765.432"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["seat"] == 0 and len(got["distribution"]) == 14 and len(got["floor"]) == 14
     assert got["expected"][str(got["call"])] == max(got["expected"].values())
@@ -201,14 +201,45 @@ def test_cli_evaluate_after_earlier_calls(
     models_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # the seat defaults to the number of earlier calls; the fixture model ignores them
-    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3,4", "--json"]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--rules",
+                "modern",
+                "AKQ2.T98.765.432",
+                "--earlier-calls",
+                "3,4",
+                "--json",
+            ]
+        )
+        == 0
+    )
     got = json.loads(capsys.readouterr().out)
     assert (got["seat"], got["earlier_calls"], got["calls_used"]) == (2, [3, 4], False)
-    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3 4"]) == 0
+    assert (
+        main(["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--earlier-calls", "3 4"]) == 0
+    )
     assert "earlier calls: 3, 4 (this model does not use them)" in capsys.readouterr().out
-    assert main(["evaluate", "AKQ2.T98.765.432", "--seat", "1", "--earlier-calls", "3,4"]) == 2
+    assert (
+        main(
+            [
+                "evaluate",
+                "--rules",
+                "modern",
+                "AKQ2.T98.765.432",
+                "--seat",
+                "1",
+                "--earlier-calls",
+                "3,4",
+            ]
+        )
+        == 2
+    )
     assert "takes 1 earlier call(s), got 2" in capsys.readouterr().err
-    assert main(["evaluate", "AKQ2.T98.765.432", "--earlier-calls", "3,x"]) == 2
+    assert (
+        main(["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--earlier-calls", "3,x"]) == 2
+    )
     assert "whole numbers" in capsys.readouterr().err
     args = ["evaluate", "--rules", "strict", "AKQ2.T98.765.432", "--earlier-calls", "1"]
     assert main(args) == 2
@@ -219,11 +250,14 @@ def test_cli_evaluate_after_earlier_calls(
 def test_cli_evaluate_with_monte_carlo(
     models_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "3", "--json"]) == 0
+    assert (
+        main(["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--layouts", "3", "--json"]) == 0
+    )
     got = json.loads(capsys.readouterr().out)
-    assert got["monte_carlo"]["n"] == 3 and len(got["monte_carlo"]["distribution"]) == 14
+    assert got["monte_carlo"]["layouts"] == 3 and len(got["monte_carlo"]["distribution"]) == 14
     # the same layouts and answers when they are solved in two worker processes
-    args = ["evaluate", "AKQ2.T98.765.432", "--monte-carlo", "3", "--jobs", "2", "--json"]
+    args = ["evaluate", "--rules", "modern", "AKQ2.T98.765.432", "--layouts", "3", "--n-jobs", "2"]
+    args.append("--json")
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == got
 
@@ -247,13 +281,13 @@ def test_cli_evaluate_file_json_lines_and_bad_line(
         assert 2 <= r["call"] <= 13 and len(r["distribution"]) == 14
     assert captured.err.count("\n") == 1 and "line 2:" in captured.err
     f.write_text("AKQ2.T98.765.432 1\n", encoding="utf-8")
-    assert main(["evaluate", "--file", str(f)]) == 0
+    assert main(["evaluate", "--rules", "modern", "--file", str(f)]) == 0
     assert "seat 1: call" in capsys.readouterr().out
     capsys.readouterr()
-    assert main(["evaluate", "--file", str(f), "--earlier-calls", "3"]) == 2
+    assert main(["evaluate", "--rules", "modern", "--file", str(f), "--earlier-calls", "3"]) == 2
     assert "one hand, not with --file" in capsys.readouterr().err
     f.write_text("AKQ2.T98.765.432\t3\n", encoding="utf-8")  # tab-separated
-    assert main(["evaluate", "--file", str(f)]) == 0
+    assert main(["evaluate", "--rules", "modern", "--file", str(f)]) == 0
     assert "seat 3: call" in capsys.readouterr().out
 
 
@@ -263,7 +297,7 @@ def test_cli_evaluate_file_with_a_line_that_is_not_utf8(
     """One bad byte is one malformed line (it made the whole file unreadable)."""
     f = tmp_path / "hands.txt"
     f.write_bytes(b"AKQ2.T98.765.432 1\nAKQ2.T98.765.43\xff\nAKQ2.T98.765.432 2\n")
-    assert main(["evaluate", "--file", str(f)]) == 2
+    assert main(["evaluate", "--rules", "modern", "--file", str(f)]) == 2
     captured = capsys.readouterr()
     assert [line.split(":")[0] for line in captured.out.splitlines()] == [
         "AKQ2.T98.765.432 seat 1",
@@ -272,7 +306,7 @@ def test_cli_evaluate_file_with_a_line_that_is_not_utf8(
     assert captured.err.count("\n") == 1 and "line 2:" in captured.err
     # a byte-order mark is not part of line 1 (it was: "unknown rank '\\ufeff'")
     f.write_bytes(b"\xef\xbb\xbfAKQ2.T98.765.432 1\n")
-    assert main(["evaluate", "--file", str(f)]) == 0
+    assert main(["evaluate", "--rules", "modern", "--file", str(f)]) == 0
     assert capsys.readouterr().out.startswith("AKQ2.T98.765.432 seat 1: call")
 
 

@@ -586,7 +586,7 @@ def test_serve_command_with_two_http_workers_answers_over_tcp(tmp_path: Path) ->
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
-    cmd += ["--http-workers", "2", "--workers", "1", "--solve-timeout", "7"]
+    cmd += ["--http-workers", "2", "--workers", "1", "--time-limit", "7"]
     cmd += ["--no-access-log"]  # info level, but no line per request
     log_path = tmp_path / "server.log"
     with open(log_path, "wb") as log:  # the server process keeps its own copy of the handle

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -236,6 +236,17 @@ class CallAdvice:
             for c, e, p in zip(self.calls, self.expected, self.make_prob, strict=True)
         ]
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: the call, each legal call's expected score (tenths) and make probability,
+        and the distribution."""
+        return {
+            "call": int(self.call),
+            "calls": [int(c) for c in self.calls],
+            "expected_tenths": [round(float(e), 4) for e in self.expected],
+            "make_probability": [round(float(p), 6) for p in self.make_prob],
+            "distribution": [round(float(p), 6) for p in self.dist],
+        }
+
 
 @dataclass(frozen=True)
 class CallAdviceBatch:
@@ -250,6 +261,10 @@ class CallAdviceBatch:
 
     def __len__(self) -> int:
         return int(self.call.shape[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: one ``CallAdvice.to_dict()`` a row, under ``"rows"``."""
+        return {"rows": [self[i].to_dict() for i in range(len(self))]}
 
     def __getitem__(self, i: int) -> CallAdvice:
         return CallAdvice(

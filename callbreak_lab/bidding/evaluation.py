@@ -27,7 +27,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +46,9 @@ from callbreak_lab.bidding.model import (
 )
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import CallbreakLabError, HandError
+from callbreak_lab.rules import Ruleset
 from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.util.stats import clustered_mean_se, mean_se
-from callbreak_lab.rules import Ruleset
 
 __all__ = [
     "CALIBRATION_CALLS",
@@ -132,6 +132,10 @@ class ScoreRow:
     se: float
     made_rate: float
     mean_call: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: the fields as they are."""
+        return asdict(self)
 
 
 def call_scores(calls: np.ndarray, tricks: np.ndarray, rules: Ruleset) -> np.ndarray:
@@ -376,7 +380,7 @@ def line_record(rec: Recommendation) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class EvaluationReport:
     """Everything :func:`evaluate_model` measured (scores in points)."""
 
@@ -542,19 +546,21 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
             )
         say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
         t0 = time.perf_counter()
-        report.mc_table, report.mc_gap = _mc_comparison(
+        mc_table, mc_gap = _mc_comparison(
             test, ruleset, bid_model, mc_hands, mc_layouts, seed, mc_distribution
         )
+        report = replace(report, mc_table=mc_table, mc_gap=mc_gap)
         seconds["monte_carlo"] = time.perf_counter() - t0
     if learning_fractions:
         say("learning curve")
         t0 = time.perf_counter()
         train = flatten(data_mod.load(profile, data_dir, split="train"))
-        report.learning = learning_curve(
+        learning = learning_curve(
             train, test, ruleset, learning_fractions, seed, **bid_model.get_params()
         )
+        report = replace(report, learning=learning)
         seconds["learning_curve"] = time.perf_counter() - t0
-    report.seconds = seconds
+    report = replace(report, seconds=seconds)
     if out_dir is not None:
         _write_report(report, proba, test.playout, ruleset, Path(out_dir))
     return report
