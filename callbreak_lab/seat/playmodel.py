@@ -42,9 +42,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from callbreak_lab.cards import FULL_MASK, SPADE_MASK, SUIT_MASKS, Card
 from callbreak_lab.errors import ModelError, UsageError
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.util.fileio import atomic_open
 
 __all__ = [
     "FEATURE_NAMES",
