@@ -150,14 +150,12 @@ def check_int(
     """``value`` as an ``int`` when it is a whole number (an int or a numpy integer, not a bool)
     within ``low..high`` (either end open when None); else ``error`` with a message that names
     ``name``, the range and the value (``layouts must be a whole number >= 1, got 0``)."""
-    if (
-        (
-            type(value) is not int
-            and (isinstance(value, bool) or not isinstance(value, numbers.Integral))
-        )
-        or (low is not None and value < low)
-        or (high is not None and value > high)
-    ):
+    n: int | None = None
+    if type(value) is int:
+        n = value
+    elif isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        n = int(value)  # a numpy integer, say
+    if n is None or (low is not None and n < low) or (high is not None and n > high):
         if low is not None and high is not None:
             where = f" {low}..{high}"
         elif low is not None:
@@ -167,4 +165,4 @@ def check_int(
         else:
             where = ""
         raise error(f"{name} must be a whole number{where}, got {value!r}")
-    return int(value)
+    return n
