@@ -28,7 +28,6 @@ from callbreak_lab.rules import PRESETS, trick_winner
 from callbreak_lab.seat import STRONG, SeatView
 from callbreak_lab.seat.policy import deal_seed
 from callbreak_lab.service import Settings, create_app
-from callbreak_lab.service.bot import bot_earlier_calls
 
 ONLINE = PRESETS["online"]
 SETTINGS = Settings(workers=1, bot_deterministic=True)
@@ -144,7 +143,7 @@ def test_the_bot_calls_the_arena_players_call_on_the_recorded_request(
     """The recorded ``/bid`` (deal 5 of a match, three calls made): the arena's view of it is
     seat 3 after calls 3, 4, 1 with the context's totals."""
     body = json.loads((BHOOS_DIR / "bid_request.json").read_text())
-    earlier = bot_earlier_calls(body)
+    earlier = bhoos.earlier_calls(body)
     standing = bhoos.bid_standing(body)
     assert standing is not None and earlier == [3, 4, 1]
     totals, number = standing
