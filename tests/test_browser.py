@@ -410,7 +410,7 @@ def test_app_keeps_a_refused_calls_before_entry_with_its_error(
     browser.wait("document.querySelectorAll('button.cb-card').length === 52", seconds=120)
     browser.type_into(".cb-hand-text input", "AKT54.K32.Q4.932")
     browser.wait("document.querySelector('.cb-hand-status').innerText.includes('13 of 13')")
-    if preset != "modern":  # choose it as a person does: the select's option and a change event
+    if preset != "online":  # not the default: chosen as a person does, option and change event
         browser.js(
             "(() => { const s = document.querySelector('.cb-preset select');"
             f" s.selectedIndex = [...s.options].findIndex((o) => o.text === {json.dumps(preset)});"

@@ -496,7 +496,7 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
     mc_distribution: McDistribution | None = None,
     learning_fractions: Sequence[float] | None = (0.125, 0.25, 0.5, 1.0),
     seed: int = 0,
-    progress: Callable[[str], None] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> EvaluationReport:
     """Evaluate the model of ``rules``' profile on the held-out split under ``rules``.
 
@@ -506,10 +506,11 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
     seed)`` (``analysis.montecarlo.mc_distribution``: the analysis layer sits above the bid
     model, so its caller passes it in); ``learning_fractions=None`` skips the learning curve
     (which refits models on subsets of the training split with the model's parameters).
+    ``log(message)`` hears each step as it starts.
     """
     from callbreak_lab.bidding import datasets as data_mod
 
-    say = progress or (lambda _msg: None)
+    say = log or (lambda _msg: None)
     ruleset = Ruleset.coerce(rules)
     for what, path in (("data_dir", data_dir), ("models_dir", models_dir), ("out_dir", out_dir)):
         if path is not None and not str(path).strip():  # Path("") is the working directory

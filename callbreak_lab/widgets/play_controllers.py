@@ -42,6 +42,7 @@ class PlayLineViewer(Observable):
         deal: Deal | str,
         seat: int | None = 0,
         rules: Ruleset | str | None = None,
+        *,
         calls: Any = None,
         record: str = "",
     ) -> None:

@@ -215,19 +215,22 @@ def play_line_viewer(
     deal: Deal | str,
     seat: int | None = 0,
     rules: Ruleset | str | None = None,
+    *,
     calls: Any = None,
     record: str = "",
 ) -> W.Widget:
     """The play-line viewer for ``deal`` from the position after ``record`` (``seat=None``: the
     self-interested play-out instead of seat ``seat``'s double-dummy line)."""
-    return PlayLineView(PlayLineViewer(deal, seat, rules, calls, record)).widget
+    return PlayLineView(PlayLineViewer(deal, seat, rules, calls=calls, record=record)).widget
 
 
 def board_viewer(board: Board, seat: int | None = 0, cards: int = 0) -> W.Widget:
     """The play-line viewer of an arena board (``arena.records.Board``) from the position
     after its first ``cards`` cards, for ``seat`` (None: the play-out)."""
     record = board.position(cards).record()
-    return play_line_viewer(board.deal, seat, board.rules.name, list(board.calls), record)
+    return play_line_viewer(
+        board.deal, seat, board.rules.name, calls=list(board.calls), record=record
+    )
 
 
 class CallingTrainerView:
@@ -321,7 +324,9 @@ class CallingTrainerView:
         )
 
 
-def calling_trainer(rules: str | None = None, seed: int = 0, focus: str = "any hand") -> W.Widget:
+def calling_trainer(
+    rules: str | None = None, *, seed: int = 0, focus: str = "any hand"
+) -> W.Widget:
     """The calling trainer widget; ``rules``: a preset name (None: ``rules.DEFAULT_RULES``)."""
     preset = rules or DEFAULT_RULES
     return CallingTrainerView(CallingTrainer(preset=preset, seed=seed, focus=focus)).widget

@@ -36,6 +36,7 @@ class PlayTable(Observable):
         self,
         rules: Ruleset | str | None = None,
         seat: int = 0,
+        *,
         seed: int = 0,
         opponents: str = "strong",
         hint_layouts: int = 32,

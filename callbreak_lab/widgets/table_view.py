@@ -176,8 +176,8 @@ class PlayTableView:
 
 
 def play_against_bots(
-    rules: Ruleset | str | None = None, seat: int = 0, seed: int = 0, opponents: str = "strong"
+    rules: Ruleset | str | None = None, seat: int = 0, *, seed: int = 0, opponents: str = "strong"
 ) -> W.Widget:
     """Play deals at ``seat`` against three ``opponents`` (arena players by name) under ``rules``
     (None: ``rules.DEFAULT_RULES``)."""
-    return PlayTableView(PlayTable(rules, seat, seed, opponents)).widget
+    return PlayTableView(PlayTable(rules, seat, seed=seed, opponents=opponents)).widget
