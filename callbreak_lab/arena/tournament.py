@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab.arena.players import make_player
+from callbreak_lab.arena.players import check_time_limit, make_player
 from callbreak_lab.arena.records import (
     Board,
     board_identity,
@@ -570,10 +570,7 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
     jobs = 1 if n_jobs is None else int(n_jobs)
     if jobs == 0:
         raise UsageError("n_jobs must not be 0 (None or 1: in this process, -1: every core)")
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    time_limit = check_time_limit(time_limit, "arena")
     check_backend(backend, client, address, UsageError)
     if len(players) != 4:
         raise UsageError(f"a tournament needs four players, got {len(players)}")
