@@ -312,7 +312,7 @@ def test_errors() -> None:
     assert play_line(pos.deal, 1).rules.name == "online"  # a deal without rules: DEFAULT_RULES
     with pytest.raises(SolverInputError, match="need a Position, a Deal or deal text, got int"):
         play_line(5, 1, "home")  # type: ignore[arg-type]
-    with pytest.raises(CallError, match="seat 0.s call must be a whole number"):
+    with pytest.raises(CallError, match=r"seat 0.s call must be a whole number"):
         play_line(pos, 1, calls=[3.0, 3, 3, 3])  # type: ignore[list-item]
     with pytest.raises(CallError, match="whole numbers, got 5"):
         play_line(pos, 1, calls=5)  # type: ignore[arg-type]
