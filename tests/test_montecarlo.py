@@ -304,7 +304,7 @@ def test_monte_carlo_reports_progress_and_plain_data(mc: MonteCarloResult) -> No
 
 
 def test_monte_carlo_validates() -> None:
-    with pytest.raises(SolverInputError, match="positive"):
+    with pytest.raises(SolverInputError, match="layouts must be a whole number >= 1"):
         monte_carlo(HAND, 0, "modern", layouts=0)
     with pytest.raises(RulesError, match="unknown ruleset"):
         monte_carlo(HAND, 0, "bridge", layouts=1)
