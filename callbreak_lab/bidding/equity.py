@@ -42,7 +42,6 @@ import functools
 import io
 import itertools
 import json
-import math
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -63,6 +62,7 @@ from callbreak_lab.rules import (
     totals_of_points,
 )
 from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.stats import standard_errors
 
 __all__ = [
     "FORMAT",
@@ -433,7 +433,7 @@ class EquityModel:
         finals = self.futures(deals_left).astype(np.int32) + t
         twelfths = win_shares(finals, twelfths=True)
         per_group = twelfths.sum(axis=1) / (12 * finals.shape[1])  # (groups, 4)
-        return per_group.mean(axis=0), per_group.std(axis=0, ddof=1) / math.sqrt(self.groups)
+        return per_group.mean(axis=0), standard_errors(per_group)
 
     # --- the call decision's part ----------------------------------------------------------------
 
@@ -571,13 +571,14 @@ def equity_model(rules: Ruleset | str, scores: DealScores | None = None) -> Equi
 def match_equity(
     totals: Sequence[int],
     deals_left: int,
-    rules: Ruleset | str,
+    rules: Ruleset | str | None = None,
     *,
     model: EquityModel | None = None,
 ) -> Equity:
     """Each seat's chance of winning the match (ties shared) from ``totals`` (tenths, one a
-    seat) with ``deals_left`` deals still to play (``0 .. match_deals - 1``) under ``rules``,
-    with its standard error: ``match_equity((0, 0, 20, 0), 1, "online").p``.
+    seat) with ``deals_left`` deals still to play (``0 .. match_deals - 1``) under ``rules``
+    (None: ``rules.DEFAULT_RULES``), with its standard error:
+    ``match_equity((0, 0, 20, 0), 1, "online").p``.
 
     ``model``: an :class:`EquityModel` over other recorded deals (default: the shipped
     recording of the rules' preset)."""
