@@ -375,9 +375,12 @@ def test_the_same_seed_gives_the_same_boards_and_results() -> None:
 def test_parallel_processes_give_the_same_result() -> None:
     players = ["simple", "random", "model", "honours"]
     one = arena.run(players, "online", deals=6, seed=2)
-    two = arena.run(players, "online", deals=6, seed=2, n_jobs=2)
-    assert _plain(one) == _plain(two)
+    seen: list[tuple[int, int]] = []
+    two = arena.run(players, deals=6, seed=2, n_jobs=2, progress=lambda d, t: seen.append((d, t)))
+    assert _plain(one) == _plain(two) and two.rules.name == "online"  # None: DEFAULT_RULES
     assert one.to_dict()["margins"] == two.to_dict()["margins"]
+    # progress(done, total) as the boards come in, a match and rotation at a time
+    assert seen[-1] == (24, 24) and [d for d, _ in seen] == sorted({d for d, _ in seen})
 
 
 def test_report_figures() -> None:

@@ -44,7 +44,21 @@ PROFILE = "modern"
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small modern dataset in 3 chunks, generated once in this process (n_jobs=1)."""
     root = tmp_path_factory.mktemp("base")
-    report = generate(PROFILE, N, seed=SEED, out_dir=root, chunk_size=CHUNK)
+    seen: list[tuple[int, int]] = []
+    report = generate(
+        PROFILE,
+        N,
+        seed=SEED,
+        out_dir=root,
+        chunk_size=CHUNK,
+        progress=lambda d, t: seen.append((d, t)),
+    )
+    assert seen == [
+        (0, N),
+        (CHUNK, N),
+        (2 * CHUNK, N),
+        (N, N),
+    ]  # the deals on disk, a chunk at a time
     assert (
         report.solved == N // CHUNK == 3
         and report.reused == 0

@@ -169,6 +169,9 @@ def test_a_target_score_match_has_no_match_call() -> None:
     # without a standing it is today's call under any rules
     rules = "pagat+match_deals=none+target_score=300"
     assert match_call(Hand.parse(HAND), 0, rules).call == recommend_call(HAND, 0, rules).call
+    # no rules: rules.DEFAULT_RULES (online), for the call and the match call alike
+    assert recommend_call(HAND).rules.name == match_call(HAND).rules.name == "online"
+    assert recommend_call(HAND).call == recommend_call(HAND, 0, "online").call
 
 
 # --- the command line, the service and the bot ---------------------------------------------------

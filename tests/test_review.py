@@ -69,8 +69,10 @@ def test_a_whole_arena_board_reviewed_with_the_issue_s_json() -> None:
 def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
     board = play_deal(Deal.random(9), "modern", [make_player("simple")] * 4)
     path = write_record(tmp_path, board)
-    rv = load_record(path).review(layouts=2, seats=[1])
+    seen: list[tuple[int, int]] = []
+    rv = load_record(path).review(layouts=2, seats=[1], progress=lambda d, t: seen.append((d, t)))
     assert rv.calls == board.calls and len(rv.players) == 1 and rv.players[0].seat == 1
+    assert seen == [(i, 52) for i in range(1, 53)]  # progress(done, total) after each card
     assert all(c.sd is None for c in rv.cards if c.seat != 1)
     short = review_play(
         board.deal, board.plays, "modern", calls=board.calls, layouts=2, time_limit=1e-6
