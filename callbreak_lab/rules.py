@@ -221,7 +221,7 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
         """Inverse of ``to_dict``. Missing fields come from the preset named by ``name`` (which may
-        carry variations); unknown keys are rejected."""
+        carry variations; no name: ``DEFAULT_RULES``); unknown keys are rejected."""
         if not isinstance(data, Mapping):
             raise RulesError(f"a ruleset dict is a mapping, got {type(data).__name__}")
         known = [f.name for f in dataclasses.fields(cls) if f.init]
@@ -233,7 +233,7 @@ class Ruleset:
             )
         if set(data) == set(known):
             return cls(**data)
-        name = data.get("name", "modern")
+        name = data.get("name", DEFAULT_RULES)
         try:
             base = cls.preset(name)
         except RulesError as e:
