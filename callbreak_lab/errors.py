@@ -53,6 +53,7 @@ __all__ = [
     "StandingError",
     "UsageError",
     "check_int",
+    "check_time_limit",
 ]
 
 
@@ -166,3 +167,15 @@ def check_int(
             where = ""
         raise error(f"{name} must be a whole number{where}, got {value!r}")
     return n
+
+
+def check_time_limit(
+    value: object, name: str = "time_limit", *, error: type[CallbreakLabError] = UsageError
+) -> float | None:
+    """A time limit as float seconds: None (no limit) or a number > 0 (an int or a float, not
+    a bool); else ``error`` naming ``name`` and the value."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and float(value) > 0:
+        return float(value)
+    raise error(f"{name} must be a number of seconds > 0 (or None: no limit), got {value!r}")

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.cards import Card, CardLike, Hand, check_seat, play_order_key
-from callbreak_lab.errors import SolverInputError, UsageError, check_int
+from callbreak_lab.errors import SolverInputError, UsageError, check_int, check_time_limit
 from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
@@ -268,10 +268,7 @@ def values_from_knowledge(
     if not (isinstance(beta, int | float) and not isinstance(beta, bool) and beta >= 0):
         raise UsageError(f"beta must be a number >= 0, got {beta!r}")
     threads_of(n_jobs)  # checked before any work
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    check_time_limit(time_limit)
     left = None if time_limit is None else max(0.0, float(time_limit) - (time.perf_counter() - t0))
     found = judge(
         k, n, int(seed), beta=float(beta), exact_limit=exact_limit, time_limit=left,

@@ -20,7 +20,7 @@ import numpy as np
 
 from callbreak_lab.bidding import calls as _calls
 from callbreak_lab.cards import Hand, HandLike
-from callbreak_lab.errors import SolverInputError, check_int
+from callbreak_lab.errors import SolverInputError, check_int, check_time_limit
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import VoidSuits, deal_around, deals_from_masks
 from callbreak_lab.seat.outcomes import solve_rows
@@ -173,13 +173,8 @@ def monte_carlo(  # noqa: PLR0913  (the hand and its seat, then keyword-only opt
     """
     r = Ruleset.coerce(rules)
     check_int(layouts, "layouts", low=1, error=SolverInputError)
-    if time_limit is not None and (
-        isinstance(time_limit, bool) or not time_limit > 0 or n_jobs not in (None, 1)
-    ):
-        raise SolverInputError(
-            f"time_limit must be a positive number of seconds, with n_jobs=1; got {time_limit!r}"
-            f" with n_jobs={n_jobs!r}"
-        )
+    if check_time_limit(time_limit, error=SolverInputError) is not None and n_jobs not in (None, 1):
+        raise SolverInputError(f"time_limit needs n_jobs=1, got n_jobs={n_jobs!r}")
     masks = deal_around(hand, seat, int(layouts), seed, known=known, voids=voids)
     own = Hand(int(masks[0, seat]))
     if time_limit is None:

@@ -35,7 +35,13 @@ from typing import Any
 from callbreak_lab.analysis.advice import SingleDummy, single_dummy_values, values_from_knowledge
 from callbreak_lab.analysis.lines import Step, judged_step
 from callbreak_lab.cards import Card, CardLike, Deal, Hand, play_order_key
-from callbreak_lab.errors import IllegalPlayError, RecordError, UsageError, check_int
+from callbreak_lab.errors import (
+    IllegalPlayError,
+    RecordError,
+    UsageError,
+    check_int,
+    check_time_limit,
+)
 from callbreak_lab.game import Position, parse_calls, parse_record, record_seats
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, replay_seen
@@ -435,10 +441,7 @@ def review_play(  # noqa: PLR0913  (the public keyword API: the deal, then the j
     r = Ruleset.coerce(rules)
     c = parse_calls(calls, r)
     chosen = _check(layouts, seed, seats)
-    if time_limit is not None and not (
-        isinstance(time_limit, int | float) and not isinstance(time_limit, bool) and time_limit > 0
-    ):
-        raise UsageError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    check_time_limit(time_limit)
     played = read_plays(plays)
     first = check_int(first, "first (a card index)", low=0, high=len(played))
     stopped = False

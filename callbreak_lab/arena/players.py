@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
-from callbreak_lab.errors import CallbreakLabError, UsageError
+from callbreak_lab.errors import CallbreakLabError, UsageError, check_time_limit
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
@@ -199,15 +199,6 @@ class RandomPlayer:
 # --- the search players: pimc and strong -------------------------------------------------------
 
 
-def check_time_limit(time_limit: float | None, who: str) -> float | None:
-    """``time_limit`` in seconds (> 0) or None; a ``UsageError`` naming ``who`` otherwise."""
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or time_limit <= 0:
-        raise UsageError(f"{who}: time_limit must be a number of seconds > 0, got {time_limit!r}")
-    return float(time_limit)
-
-
 class PolicyPlayer:
     """A player that calls with the bid model and plays by a ``seat.policy.SearchPolicy``
     within ``time_limit`` seconds a decision (None: no limit, the choice then depends only on
@@ -218,7 +209,7 @@ class PolicyPlayer:
 
     def __init__(self, policy: SearchPolicy, time_limit: float | None = None) -> None:
         self.policy = policy
-        self.time_limit = check_time_limit(time_limit, self.name)
+        self.time_limit = check_time_limit(time_limit, f"{self.name}: time_limit")
         self._seed = 0
         #: the last decision's answer (``Choice``: how, layouts, outcomes), for inspection
         self.last: Choice | None = None
@@ -394,7 +385,7 @@ class CheaterPlayer:
         if call not in CHEATER_CALLS:
             raise UsageError(f"cheater: call is one of {', '.join(CHEATER_CALLS)}, got {call!r}")
         self.calls = call
-        self.time_limit = check_time_limit(time_limit, "cheater")
+        self.time_limit = check_time_limit(time_limit, "cheater: time_limit")
         #: how the last card was chosen: ``"solve"``, ``"forced"`` or ``"learned (solve stopped)"``
         self.last_how = ""
         self._deal: Deal | None = None
@@ -474,7 +465,7 @@ def make_player(
     if not isinstance(spec, str) or not spec.strip():
         raise UsageError(f"a player is a built-in name or http:URL, got {spec!r}")
     name = spec.strip()
-    limit = check_time_limit(time_limit, name)
+    limit = check_time_limit(time_limit, f"{name}: time_limit")
     if name.startswith(("http:", "https:")):
         from callbreak_lab.arena.protocol import HttpPlayer
 

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from callbreak_lab.arena.players import check_time_limit, make_player
+from callbreak_lab.arena.players import make_player
 from callbreak_lab.arena.records import (
     Board,
     board_identity,
@@ -53,7 +53,7 @@ from callbreak_lab.arena.records import (
 from callbreak_lab.arena.referee import play_match
 from callbreak_lab.bidding.equity import win_shares
 from callbreak_lab.cards import Deal
-from callbreak_lab.errors import UsageError, check_int
+from callbreak_lab.errors import UsageError, check_int, check_time_limit
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.util.parallel import check_backend, parallel_results
 from callbreak_lab.util.progress import Progress
@@ -570,7 +570,7 @@ def run(  # noqa: C901, PLR0913  (the public keyword API: players, rules, size, 
     jobs = 1 if n_jobs is None else int(n_jobs)
     if jobs == 0:
         raise UsageError("n_jobs must not be 0 (None or 1: in this process, -1: every core)")
-    time_limit = check_time_limit(time_limit, "arena")
+    time_limit = check_time_limit(time_limit, "arena: time_limit")
     check_backend(backend, client, address, UsageError)
     if len(players) != 4:
         raise UsageError(f"a tournament needs four players, got {len(players)}")

@@ -22,7 +22,7 @@ from callbreak_lab.cli.base import (
     progress_of,
     rules_of,
 )
-from callbreak_lab.errors import CallbreakLabError, SolverInputError
+from callbreak_lab.errors import CallbreakLabError, SolverInputError, check_time_limit
 from callbreak_lab.util.fileio import read_lines
 
 # --- line / analyse -----------------------------------------------------------------------------
@@ -174,9 +174,7 @@ def cmd_analyse(args: argparse.Namespace) -> Output:
 
 
 def _check_time_limit(seconds: float | None, command: str) -> None:
-    if seconds is not None and not seconds > 0:
-        raise UsageError(f"{command}: --time-limit must be a positive number of seconds, "
-                         f"got {seconds}")  # fmt: skip
+    check_time_limit(seconds, f"{command}: --time-limit")
 
 
 def _analyse_bhoos(args: argparse.Namespace, n: int) -> Output:
