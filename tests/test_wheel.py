@@ -54,6 +54,12 @@ MODEL_FILES = sorted(
 #: the match equity's recorded deals, one file and its card a preset
 EQUITY_FILES = sorted(f"equity_{p}.{ext}" for p in PRESETS for ext in ("npz", "json"))
 SHIPPED = sorted(MODEL_FILES + EQUITY_FILES)
+#: the assets of the service's documentation pages, with their licences (service/static/)
+STATIC_FILES = sorted(
+    p.relative_to(PACKAGE).as_posix()
+    for p in (PACKAGE / "service" / "static").rglob("*")
+    if p.is_file()
+)
 
 HAND = "AKQ2.T98.765.432"
 # README's tour: the deal of seed 7 (values 3 1 3 2) and the position where seat 3, holding
@@ -110,6 +116,8 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
     ]["callbreak_lab"]
     for name in MODEL_FILES + EQUITY_FILES:
         assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name
+    for name in STATIC_FILES:  # the service's /docs and /redoc assets and their licences
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
 
     spec = importlib.util.spec_from_file_location(
         "make_models", REPO / "scripts" / "make_models.py"
@@ -197,8 +205,14 @@ def test_the_wheel_and_the_sdist_hold_the_models(built: dict[str, Path]) -> None
     names = _wheel_names(built["wheel"])
     models = sorted(n.removeprefix("callbreak_lab/models/") for n in names if "/models/" in n)
     assert models == SHIPPED
-    reports = [n for n in names if n.endswith(".png") or fnmatch.fnmatch(n, "*/evaluation-*")]
+    reports = [
+        n
+        for n in names
+        if (n.endswith(".png") and "/static/" not in n) or fnmatch.fnmatch(n, "*/evaluation-*")
+    ]
     assert reports == []
+    static = sorted(n.removeprefix("callbreak_lab/") for n in names if "/static/" in n)
+    assert static == STATIC_FILES and "service/static/redoc/LICENSE" in static
     assert all(
         n.startswith(("callbreak_lab/", f"callbreak_lab-{version}.dist-info/")) for n in names
     )

@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from callbreak_lab import __version__
 from callbreak_lab.errors import CallbreakLabError, FieldError
-from callbreak_lab.service import botapi, v1
+from callbreak_lab.service import botapi, docs, v1
 from callbreak_lab.service.common import Service, unprocessable
 from callbreak_lab.service.fastpath import EvaluateFastPath
 from callbreak_lab.service.limits import BodyLimitMiddleware, Settings
@@ -64,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Call Break hand evaluation, double-dummy solving, annotated lines and "
         "reviews, and a bot speaking the Bhoos tournament protocol.",
         lifespan=lifespan,
+        docs_url=None,  # /docs and /redoc come from service/docs.py, with no CDN
+        redoc_url=None,
     )
     application.state.service = svc
     # the lean evaluate path sits inside the body cap (middleware added later wraps it)
@@ -106,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     v1.register(application, svc)
     botapi.register(application, svc)
+    docs.register(application)
     return application
 
 
