@@ -83,8 +83,9 @@ class RecordError(NotationError):
 
 
 class SeatError(CallbreakLabError):
-    """A seat (or Bhoos player index) that is not an int 0..3; raised by ``cards.check_seat``,
-    the one seat check of the library."""
+    """A seat (or Bhoos player index) that is not an int 0..3, raised by ``cards.check_seat``,
+    the one check of a seat's value; or a hand said to be a seat's that is not the seat to play
+    (``Knowledge.at_table``, ``advice.advise``), naming the seat to play."""
 
 
 class RulesError(CallbreakLabError):

@@ -22,6 +22,7 @@ from callbreak_lab.errors import (
     IllegalPlayError,
     NotationError,
     RecordError,
+    SeatError,
     SolverInputError,
     UsageError,
 )
@@ -303,6 +304,34 @@ def test_a_hand_that_does_not_fit_the_plays_is_refused(
         advise(hand, plays, "online", layouts=2)
 
 
+def test_a_hand_is_the_seat_to_play_s_or_refused_naming_that_seat() -> None:
+    # after trick 1 (6C 8C TC AC) seat 3 is to play, having won it: seat 0's twelve cards, said
+    # to be seat 0's, are refused with the seat to play named
+    pos = Position(Deal.random(seed=0), "online")
+    for _ in range(4):
+        pos.play(pos.legal_cards().lowest())
+    plays, seat0 = pos.record(), str(pos.hands[0])
+    assert (plays, pos.to_move) == ("6C 8C TC AC", 3)
+    with pytest.raises(SeatError, match="seat 3 is to play after 4 cards, not seat 0"):
+        advise(seat0, plays, "online", seat=0, layouts=2)
+    with pytest.raises(SeatError, match="seat 0 is to play at the deal's start, not seat 2"):
+        Knowledge.at_table(str(pos.deal[2]), "", Ruleset.preset("online"), seat=2)
+    with pytest.raises(SeatError, match=r"0\.\.3"):
+        advise(str(pos.hands[3]), plays, "online", seat=4, layouts=2)
+    # the seat to play's own cards, with its seat or without
+    own = advise(str(pos.hands[3]), plays, "online", seat=3, layouts=2)
+    assert own == advise(str(pos.hands[3]), plays, "online", layouts=2)
+    assert own.seat == 3
+    # without the seat, a hand the seat to play cannot hold is refused naming it: a card another
+    # seat played, or a count that is not its cards now (12) nor dealt (13)
+    with pytest.raises(SolverInputError, match="6C is in the hand of seat 3 \\(to play\\)"):
+        advise(str(pos.deal[0]), plays, "online", layouts=2)
+    with pytest.raises(SolverInputError, match="seat 3 is to play and has played 1 card \\(AC\\)"):
+        advise(str(pos.hands[3])[:-1], plays, "online", layouts=2)
+    with pytest.raises(SolverInputError, match="seat 2 is to play with 13 cards"):
+        advise(seat0, "6C 8C", "online", layouts=2)
+
+
 def test_the_advise_command_and_the_service_give_the_library_s_answer(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -325,12 +354,17 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     assert "--layouts must be 1..4096" in capsys.readouterr().err
     assert main(["advise", ".AK..", "--plays", plays]) == 2
     assert "give the 3 cards it holds or the 13 it was dealt" in capsys.readouterr().err
+    assert main([*args, "--seat", "3"]) == 0  # the seat to play's own hand, said to be
+    assert capsys.readouterr().out.splitlines()[0] == lines[0]
+    assert main([*args, "--seat", "0"]) == 2  # not the seat to play: refused, naming it
+    assert "seat 3 is to play after 40 cards, not seat 0" in capsys.readouterr().err
     body = {"hand": hand, "plays": plays, "rules": "online", "calls": calls, "layouts": 8,
             "seed": 3}  # fmt: skip
     with TestClient(create_app(Settings(workers=1, advise_layouts_max=8))) as client:
         r = client.post("/v1/advise", json=body)
         assert r.status_code == 200, r.text
         assert r.json() == json.loads(json.dumps(want))
+        assert client.post("/v1/advise", json={**body, "seat": 3}).json() == r.json()
         for bad, field, why in (
             ({"layouts": 9}, "layouts", "at most 8 layouts"),
             ({"hand": ".AK.."}, "hand", "the 13 it was dealt"),
@@ -338,6 +372,8 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
             ({"hand": str(SAFETY.deal[3]), "plays": "5D 9D KD 2S"}, "plays", "seat 3 cannot play"),
             ({"plays": "5D 5D"}, "plays", "played twice"),
             ({"calls": [2, 2, 2]}, "calls", "4"),
+            ({"seat": 0}, "seat", "seat 3 is to play after 40 cards, not seat 0"),
+            ({"seat": 4}, "seat", "less than or equal to 3"),
         ):
             r = client.post("/v1/advise", json={**body, **bad})
             assert r.status_code == 422, (bad, r.text)

@@ -165,7 +165,7 @@ def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
 
     want = advise(
         body["hand"], body.get("plays", ""), _rules(body), body.get("calls"),
-        layouts=body.get("layouts", 32), seed=body.get("seed", 0),
+        seat=body.get("seat"), layouts=body.get("layouts", 32), seed=body.get("seed", 0),
     )  # fmt: skip
     assert data == _json(want.to_dict())
 

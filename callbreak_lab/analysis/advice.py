@@ -182,6 +182,7 @@ def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only opti
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
     *,
+    seat: int | None = None,
     layouts: int = 32,
     seed: int = 0,
     beta: float = BETA,
@@ -193,11 +194,13 @@ def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only opti
     """At the table: which card to play, knowing only your own cards. ``plays``: the cards
     played so far from the deal's start (a play record; seat 0 led the first trick, each
     trick's winner the next, so the seat to play follows from the cards); ``hand``: that seat's
-    cards, those it still holds or the 13 it was dealt; ``rules``: None for
-    ``rules.DEFAULT_RULES``. The rest as ``single_dummy_values``, whose answer this is for a
-    deal no one has seen in full (``position`` None)."""
+    cards, those it still holds or the 13 it was dealt (any other hand is refused, naming the
+    seat to play); ``seat``: whose hand it is, when known: a seat that is not the one to play is
+    a ``SeatError`` naming the seat to play; ``rules``: None for ``rules.DEFAULT_RULES``. The
+    rest as ``single_dummy_values``, whose answer this is for a deal no one has seen in full
+    (``position`` None). The errors are ``Knowledge.at_table``'s."""
     r = Ruleset.coerce(rules)
-    k = Knowledge.at_table(hand, plays, r, calls)
+    k = Knowledge.at_table(hand, plays, r, calls, seat=seat)
     return values_from_knowledge(
         k, layouts=layouts, seed=seed, beta=beta, exact_limit=exact_limit, n_jobs=n_jobs,
         time_limit=time_limit, progress=progress,

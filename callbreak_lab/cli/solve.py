@@ -206,6 +206,14 @@ def add_advise(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument("hand", help="your cards now, or the 13 you were dealt (e.g. AKQ2.T98.765.432)")
     p.add_argument("--plays", default="", help="the cards played so far (a play record)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        metavar="N",
+        help="your seat (0-3): refused unless it is the seat to play after --plays (without "
+        "it, HAND is taken as the seat to play's and refused when it cannot be)",
+    )
     p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
     p.add_argument(
         "--layouts", type=int, default=32, metavar="N", help="layouts of the hidden cards (32)"
@@ -230,12 +238,13 @@ def cmd_advise(args: argparse.Namespace) -> Output:
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
     _check_time_limit(args.time_limit, "advise")
+    # the hand, the plays and the seat are checked (and the header read) before the layouts
+    k = Knowledge.at_table(args.hand, args.plays, rules_of(args), seat=args.seat)
     with progress_of(args, "advise") as progress:
         sd = advise(
-            args.hand, args.plays, rules_of(args), calls=args.calls, layouts=args.layouts,
-            seed=args.seed, time_limit=args.time_limit, progress=progress,
+            args.hand, args.plays, rules_of(args), calls=args.calls, seat=args.seat,
+            layouts=args.layouts, seed=args.seed, time_limit=args.time_limit, progress=progress,
         )  # fmt: skip
-    k = Knowledge.at_table(args.hand, args.plays, rules_of(args))  # what the header says
     trick = " ".join(str(c) for c in k.trick) or "to lead"
     where = f"trick {len(k.record) // 4 + 1} ({trick}), {k.won} trick(s) won so far"
     return Output(f"seat {k.seat} to play at {where}\n{sd.text()}", sd.to_dict())

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from callbreak_lab.cards import FULL_MASK, SUIT_MASKS, Card, CardLike, Hand, Suit, check_seat
-from callbreak_lab.errors import IllegalPlayError, RecordError, SolverInputError
+from callbreak_lab.errors import IllegalPlayError, RecordError, SeatError, SolverInputError
 from callbreak_lab.game import Position, parse_calls, parse_record, record_seats
 from callbreak_lab.rules import Ruleset, trick_winner
 
@@ -177,13 +177,18 @@ class Knowledge:
         plays: str | Sequence[CardLike],
         rules: Ruleset,
         calls: Iterable[int] | str | None = None,
+        *,
+        seat: int | None = None,
     ) -> Knowledge:
         """The knowledge of the seat to play after ``plays`` (a play record from the deal's
         start) holding ``hand`` (the cards it holds now, or the 13 it was dealt): what a bot or
         a player at the table knows. ``calls``: the four calls, checked against ``rules``.
-        Every inconsistency between the two is an error naming the card: a ``RecordError`` or
+        ``seat``: whose hand it is, when the caller knows; a seat that is not the one to play
+        is a ``SeatError`` naming the seat to play. Every inconsistency between the plays and
+        the hand is an error naming the card and the seat to play: a ``RecordError`` or
         ``IllegalPlayError`` for the plays, a ``NotationError`` for the hand's text, a
-        ``SolverInputError`` for a hand that does not fit the plays."""
+        ``SolverInputError`` for a hand that is not the cards the seat to play holds or was
+        dealt (a card another seat played, or a count that does not match)."""
         record = parse_record(plays) if isinstance(plays, str) else [Card.parse(c) for c in plays]
         seen: dict[Card, int] = {}
         for i, c in enumerate(record):
@@ -192,9 +197,16 @@ class Knowledge:
             seen[c] = i
         if len(record) >= 52:
             raise SolverInputError("the deal is over: no card is left to judge")
-        h = hand if isinstance(hand, Hand) else Hand.parse(hand)
         seats = record_seats(record)
-        seat = seats[-1]
+        to_play = seats[-1]
+        if seat is not None and check_seat(seat) != to_play:
+            where = f"after {len(record)} cards" if record else "at the deal's start"
+            raise SeatError(
+                f"seat {to_play} is to play {where}, not seat {seat}: the hand must be the cards "
+                f"of the seat to play"
+            )
+        h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+        seat = to_play
         own = 0
         for i, c in enumerate(record):
             if seats[i] == seat:
@@ -216,8 +228,9 @@ class Knowledge:
         else:
             mine = " ".join(str(Card(c)) for c in range(52) if (own >> c) & 1)
             raise SolverInputError(
-                f"seat {seat} is to play and has played {n_own} cards ({mine}): give the "
-                f"{13 - n_own} cards it holds or the 13 it was dealt; the hand has {len(h)} ({h})"
+                f"seat {seat} is to play and has played {n_own} card{'s' * (n_own > 1)} "
+                f"({mine}): give the {13 - n_own} cards it holds or the 13 it was dealt; the "
+                f"hand has {len(h)} ({h})"
             )
         k = cls(rules, seat, dealt, calls=_four_calls(parse_calls(calls, rules)))
         for _ in replay_seen(k, record):

@@ -124,12 +124,15 @@ def advise(
     n: int,
     seed: int,
     time_limit: float | None,
+    seat: int | None = None,
 ) -> dict[str, Any]:
     """``advice.advise``: the single-dummy values of the legal cards of the seat to play, as a
     dict."""
     from callbreak_lab.analysis.advice import advise as advise_
 
-    sd = advise_(hand, plays, _rules(rules), calls, layouts=n, seed=seed, time_limit=time_limit)
+    sd = advise_(
+        hand, plays, _rules(rules), calls, seat=seat, layouts=n, seed=seed, time_limit=time_limit
+    )
     return sd.to_dict()
 
 

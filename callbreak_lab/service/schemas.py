@@ -392,6 +392,13 @@ class AdviseRequest(BaseModel):
         description="the cards played so far from the deal's start (a play record; seat 0 led "
         "the first trick, each trick's winner the next)",
     )
+    seat: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        description="whose hand it is (optional): refused unless it is the seat to play after "
+        "plays; without it the hand is taken as the seat to play's",
+    )
     rules: RulesSpec = Field(DEFAULT_RULES, description=_RULES_DOC)
     calls: str | list[int] | None = Field(
         None, description="the four calls (optional: without them the cards are judged by tricks)"

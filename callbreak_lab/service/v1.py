@@ -162,7 +162,12 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
         """At the table: every legal card of the seat to play judged by what it can see (its
         hand, the calls, the cards played), best first: expected score, expected tricks, the
         chance of making its call and what each card costs (``SingleDummy.to_dict()``)."""
-        from callbreak_lab.errors import CallbreakLabError, IllegalPlayError, RecordError
+        from callbreak_lab.errors import (
+            CallbreakLabError,
+            IllegalPlayError,
+            RecordError,
+            SeatError,
+        )
         from callbreak_lab.seat import Knowledge
 
         rules = parse_rules(req.rules)
@@ -172,15 +177,19 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                 "layouts", f"at most {cfg.advise_layouts_max} layouts, got {req.layouts}"
             )
         try:
-            Knowledge.at_table(req.hand, req.plays, rules)  # cheap: the errors name their field
+            # cheap: the errors name their field
+            Knowledge.at_table(req.hand, req.plays, rules, seat=req.seat)
         except (IllegalPlayError, RecordError) as e:
             raise FieldError("plays", str(e)) from None
+        except SeatError as e:  # not the seat to play
+            raise FieldError("seat", str(e)) from None
         except CallbreakLabError as e:  # the hand's text, or a hand that does not fit the plays
             raise FieldError("hand", str(e)) from None
         calls = parse_calls(req.calls, rules)
         job = {
             "hand": req.hand,
             "plays": req.plays,
+            "seat": req.seat,
             "rules": rules.to_dict(),
             "calls": None if calls is None else list(calls),
             "n": req.layouts,
