@@ -162,12 +162,17 @@ def _line(body: dict[str, Any], data: dict[str, Any]) -> None:
 
 def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
     from callbreak_lab.analysis.advice import advise
+    from callbreak_lab.seat import Knowledge
+    from callbreak_lab.seat.reading import advice_assumes, read_cards
 
+    rules, plays, seed = _rules(body), body.get("plays", ""), body.get("seed", 0)
     want = advise(
-        body["hand"], body.get("plays", ""), _rules(body), body.get("calls"),
-        seat=body.get("seat"), layouts=body.get("layouts", 32), seed=body.get("seed", 0),
+        body["hand"], plays, rules, body.get("calls"),
+        seat=body.get("seat"), layouts=body.get("layouts", 32), seed=seed,
     )  # fmt: skip
-    assert data == _json(want.to_dict())
+    k = Knowledge.at_table(body["hand"], plays, rules, body.get("calls"), seat=body.get("seat"))
+    reading = read_cards(k, seed=seed).to_dict() if body.get("cards") else None
+    assert data == _json({**want.to_dict(), "assumed": advice_assumes(k), "reading": reading})
 
 
 def _analyse(body: dict[str, Any], data: dict[str, Any]) -> None:
@@ -253,6 +258,7 @@ def test_each_answer_variant_is_among_the_examples(client: TestClient) -> None:
     kinds = {b.get("playout", False) for b in _examples(s.LineRequest)}
     assert kinds == {False, True}
     assert {b.get("calls") is None for b in _examples(s.AdviseRequest)} == {False, True}
+    assert {b.get("cards", False) for b in _examples(s.AdviseRequest)} == {False, True}
     assert {b.get("layouts") is None for b in _examples(s.AnalyseRequest)} == {False, True}
     assert {b.get("layouts") is None for b in _examples(s.EvaluateRequest)} == {False, True}
 

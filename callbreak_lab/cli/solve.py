@@ -226,6 +226,12 @@ def add_advise(sub: Subparsers, common: Parser) -> None:
         metavar="SECONDS",
         help="answer after SECONDS with the layouts solved by then",
     )
+    p.add_argument(
+        "--cards",
+        action="store_true",
+        help="also where the hidden cards are: each card's chance in each other seat, read from "
+        "the calls and the cards played (the learned play policy's reading)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_advise)
 
@@ -234,12 +240,13 @@ def cmd_advise(args: argparse.Namespace) -> Output:
     """Single-dummy values of the legal cards of the seat to play, from its own hand."""
     from callbreak_lab.analysis.advice import advise
     from callbreak_lab.seat import Knowledge
+    from callbreak_lab.seat.reading import ASSUMED_TEXT, advice_assumes, read_cards
 
     if not 1 <= args.layouts <= 4096:
         raise UsageError(f"advise: --layouts must be 1..4096, got {args.layouts}")
     _check_time_limit(args.time_limit, "advise")
     # the hand, the plays and the seat are checked (and the header read) before the layouts
-    k = Knowledge.at_table(args.hand, args.plays, rules_of(args), seat=args.seat)
+    k = Knowledge.at_table(args.hand, args.plays, rules_of(args), args.calls, seat=args.seat)
     with progress_of(args, "advise") as progress:
         sd = advise(
             args.hand, args.plays, rules_of(args), calls=args.calls, seat=args.seat,
@@ -247,7 +254,14 @@ def cmd_advise(args: argparse.Namespace) -> Output:
         )  # fmt: skip
     trick = " ".join(str(c) for c in k.trick) or "to lead"
     where = f"trick {len(k.record) // 4 + 1} ({trick}), {k.won} trick(s) won so far"
-    return Output(f"seat {k.seat} to play at {where}\n{sd.text()}", sd.to_dict())
+    assumed = advice_assumes(k)
+    data = {**sd.to_dict(), "assumed": assumed}
+    text = f"seat {k.seat} to play at {where}\n{sd.text()}\njudged with {ASSUMED_TEXT[assumed]}"
+    if args.cards:
+        reading = read_cards(k, seed=args.seed)
+        data["reading"] = reading.to_dict()
+        text += f"\n\n{reading.text()}"
+    return Output(text, data)
 
 
 def add_solve(sub: Subparsers, common: Parser) -> None:

@@ -116,7 +116,7 @@ def review(
     ).to_dict()
 
 
-def advise(
+def advise(  # noqa: PLR0913  (the advise request's fields, one a parameter)
     hand: str,
     plays: str,
     rules: dict[str, Any],
@@ -125,15 +125,21 @@ def advise(
     seed: int,
     time_limit: float | None,
     seat: int | None = None,
+    cards: bool = False,
 ) -> dict[str, Any]:
     """``advice.advise``: the single-dummy values of the legal cards of the seat to play, as a
-    dict."""
+    dict, with the reading its layouts assumed (``assumed``) and, with ``cards``, where the
+    hidden cards are (``reading``: ``seat.reading.read_cards``, from the calls and the plays)."""
     from callbreak_lab.analysis.advice import advise as advise_
+    from callbreak_lab.seat.reading import advice_assumes, read_cards
 
-    sd = advise_(
-        hand, plays, _rules(rules), calls, seat=seat, layouts=n, seed=seed, time_limit=time_limit
-    )
-    return sd.to_dict()
+    r = _rules(rules)
+    sd = advise_(hand, plays, r, calls, seat=seat, layouts=n, seed=seed, time_limit=time_limit)
+    k = Knowledge.at_table(hand, plays, r, calls, seat=seat)
+    out = {**sd.to_dict(), "assumed": advice_assumes(k)}
+    if cards:
+        out["reading"] = read_cards(k, seed=seed).to_dict()
+    return out
 
 
 def monte_carlo(

@@ -24,6 +24,7 @@ __all__ = [
     "BidRequest",
     "BidResponse",
     "CallRow",
+    "CardReading",
     "CardText",
     "EvaluateRequest",
     "EvaluateResponse",
@@ -43,6 +44,7 @@ __all__ = [
     "Playout",
     "PositionInfo",
     "Problem",
+    "ReadingCard",
     "ReviewResponse",
     "ReviewStep",
     "ReviewSummary",
@@ -378,7 +380,7 @@ class AdviseRequest(BaseModel):
 
     model_config = _examples(
         {"hand": "A642.Q8.Q76.AK87", "plays": _EX_PLAYS, "rules": "online",
-         "calls": [2, 2, 2, 4], "layouts": 8},
+         "calls": [2, 2, 2, 4], "layouts": 8, "cards": True},
         {"hand": "AC 6S 2S", "plays": _EX_PLAYS, "rules": "online", "layouts": 8, "seed": 1},
     )  # fmt: skip
 
@@ -408,6 +410,11 @@ class AdviseRequest(BaseModel):
         "advise_layouts_max)",
     )  # fmt: skip
     seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed")
+    cards: bool = Field(
+        False,
+        description="also where the hidden cards are (reading): each card's chance in each other "
+        "seat, from the calls and the cards played (the learned play policy's reading)",
+    )
 
 
 class ModelCard(BaseModel):
@@ -553,6 +560,41 @@ class AdviceCard(BaseModel):
     cost_se: float = Field(ge=0, description="standard error of cost (paired on the layouts)")
 
 
+#: the evidence a card reading weighs besides the rules (``seat.reading.Assumed``)
+Assumed = Literal["calls and plays", "calls", "plays", "rules"]
+
+
+class ReadingCard(BaseModel):
+    """One hidden card: the chance each seat holds it."""
+
+    card: CardText
+    chances: list[Annotated[float, Field(ge=0, le=1)]] = Field(
+        min_length=4, max_length=4,
+        description="the chance seat 0..3 holds it (0 for the seat reading it; exactly 0 where "
+        "the rules prove a seat cannot hold it, exactly 1 where only one seat can)",
+    )  # fmt: skip
+    certain: bool = Field(description="the rules place it in one seat")
+
+
+class CardReading(BaseModel):
+    """Where the cards the seat cannot see are (``seat.reading.Reading.to_dict()``)."""
+
+    seat: Seat = Field(description="the seat reading the table")
+    hand: list[CardText] = Field(description="the cards the seat holds now")
+    assumed: Assumed = Field(
+        description="the evidence weighed besides the rules: the calls and the cards played "
+        "(under the learned play policy), the calls, the plays, or the rules alone"
+    )
+    layouts: int = Field(ge=1, description="layouts weighed (every consistent one when exact)")
+    ess: float = Field(description="effective sample size of the layouts' weights")
+    exact: bool = Field(description="every layout consistent with what the seat saw was weighed")
+    cards_played: int = Field(ge=0, le=52, description="cards on the table when read")
+    rules: str = Field(description="the ruleset's name")
+    cards: list[ReadingCard] = Field(
+        description="the hidden cards (spades, hearts, clubs, diamonds; high first)"
+    )
+
+
 class AdviseResponse(BaseModel):
     """The single-dummy values of the legal cards of the seat to play, best first
     (``advice.SingleDummy.to_dict()``)."""
@@ -569,6 +611,13 @@ class AdviseResponse(BaseModel):
     stopped_early: bool = Field(description="the time bound stopped it before every layout")
     ess: float = Field(description="effective sample size of the layouts' weights")
     cards: list[AdviceCard] = Field(min_length=1, description="the legal cards, best first")
+    assumed: Assumed = Field(
+        description="the reading of the hidden cards the values assumed: the layouts are "
+        "weighted by the other seats' calls (calls; rules without calls), not by the plays"
+    )
+    reading: CardReading | None = Field(
+        None, description="where the hidden cards are (asked for with cards: true)"
+    )
 
 
 class ReviewStep(LineStep):

@@ -195,6 +195,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
             "n": req.layouts,
             "seed": req.seed,
             "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
+            "cards": req.cards,
         }
         result: dict[str, Any] = await svc.run("long", "advise", job, client=client_of(request))
         return result
