@@ -165,10 +165,12 @@ def test_evaluate_model_tables_and_pngs(model: BidModel, tmp_path: Path) -> None
 def test_evaluate_model_monte_carlo_table(model: BidModel) -> None:
     from callbreak_lab.analysis.montecarlo import mc_distribution
 
+    seen: list[tuple[int, int]] = []
     report = evaluate_model(
         "modern", FIXTURE, model=model, mc_hands=2, mc_layouts=1, learning_fractions=None,
-        mc_distribution=mc_distribution,
+        mc_distribution=mc_distribution, progress=lambda d, t: seen.append((d, t)),
     )  # fmt: skip
+    assert seen == [(1, 2), (2, 2)]  # progress(done, total) after each Monte Carlo hand
     assert [r.name for r in report.mc_table][:2] == ["model", "monte_carlo"]
     assert all(r.n == 2 for r in report.mc_table)
     assert set(report.mc_gap) >= {"model_minus_mc", "se"}

@@ -48,6 +48,7 @@ from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import CallbreakLabError, HandError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.progress import Progress
 from callbreak_lab.util.stats import clustered_mean_se, mean_se
 
 __all__ = [
@@ -497,6 +498,7 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
     learning_fractions: Sequence[float] | None = (0.125, 0.25, 0.5, 1.0),
     seed: int = 0,
     log: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> EvaluationReport:
     """Evaluate the model of ``rules``' profile on the held-out split under ``rules``.
 
@@ -506,7 +508,8 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
     seed)`` (``analysis.montecarlo.mc_distribution``: the analysis layer sits above the bid
     model, so its caller passes it in); ``learning_fractions=None`` skips the learning curve
     (which refits models on subsets of the training split with the model's parameters).
-    ``log(message)`` hears each step as it starts.
+    ``log(message)`` hears each step as it starts; ``progress(done, total)`` is called after
+    each Monte Carlo hand (the long part).
     """
     from callbreak_lab.bidding import datasets as data_mod
 
@@ -548,7 +551,7 @@ def evaluate_model(  # noqa: PLR0913  (the public keyword API: model, folders, M
         say(f"monte carlo: {mc_hands} hands x {mc_layouts} layouts")
         t0 = time.perf_counter()
         mc_table, mc_gap = _mc_comparison(
-            test, ruleset, bid_model, mc_hands, mc_layouts, seed, mc_distribution
+            test, ruleset, bid_model, mc_hands, mc_layouts, seed, mc_distribution, progress
         )
         report = replace(report, mc_table=mc_table, mc_gap=mc_gap)
         seconds["monte_carlo"] = time.perf_counter() - t0
@@ -575,17 +578,18 @@ def _mc_comparison(
     layouts: int,
     seed: int,
     mc_distribution: McDistribution,
+    progress: Progress | None = None,
 ) -> tuple[list[ScoreRow], dict[str, float]]:
     """``evaluate_model``'s Monte Carlo table on ``hands`` held-out hands (the reference's row
     second) and the model's paired gap to the reference."""
     rows = np.random.default_rng(seed).choice(len(test), min(hands, len(test)), replace=False)
     sub = test.take(np.sort(rows))
-    dists = np.array(
-        [
-            mc_distribution(int(m), int(s), ruleset, layouts, seed + i)
-            for i, (m, s) in enumerate(zip(sub.masks, sub.seats, strict=True))
-        ]
-    )
+    found = []
+    for i, (m, s) in enumerate(zip(sub.masks, sub.seats, strict=True)):
+        found.append(mc_distribution(int(m), int(s), ruleset, layouts, seed + i))
+        if progress is not None:
+            progress(i + 1, len(sub))
+    dists = np.array(found)
     table = caller_table(sub, ruleset, bid_model, sub.playout)
     mc_calls = best_calls(dists, ruleset).call
     table.insert(1, score_row("monte_carlo", mc_calls, sub.playout, ruleset))

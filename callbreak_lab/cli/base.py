@@ -59,8 +59,9 @@ def rules_of(args: argparse.Namespace) -> Ruleset:
 
 @contextlib.contextmanager
 def progress_of(args: argparse.Namespace, desc: str) -> Iterator[Progress | None]:
-    """A progress bar on stderr for a person waiting (none with ``--quiet`` or in a pipe)."""
-    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+    """A progress bar on stderr for a person waiting at a terminal: none with ``--quiet`` or
+    ``--json`` (output for a program), or when stderr is not a terminal (a pipe, a file)."""
+    if getattr(args, "quiet", False) or getattr(args, "json", False) or not sys.stderr.isatty():
         yield None
         return
     with progress_bar(desc) as progress:

@@ -4,6 +4,7 @@ suggested call for a hand) and ``evaluate-model`` (the held-out report)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, NoReturn
@@ -280,6 +281,7 @@ def add_evaluate_model(sub: Subparsers, common: Parser) -> None:
     p.add_argument("--data", default="data", help="dataset directory (default data)")
     p.add_argument("--models", default=None, help="model directory (default: shipped models)")
     p.add_argument("--no-learning-curve", action="store_true", help="skip the learning curve")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (--mc-hands)")
     p.set_defaults(run=cmd_evaluate_model)
 
 
@@ -293,16 +295,19 @@ def cmd_evaluate_model(args: argparse.Namespace) -> Output:
     for flag, value in (("--data", args.data), ("--models", args.models), ("--out", args.out)):
         if value is not None and not value.strip():  # "" would be the working directory
             raise UsageError(f"evaluate-model: {flag} is empty (give a directory)")
-    report = evaluate_model(
-        rules_of(args),
-        args.data,
-        models_dir=args.models,
-        out_dir=args.out,
-        mc_hands=args.mc_hands,
-        mc_layouts=args.mc_layouts,
-        mc_distribution=mc_distribution,
-        learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
-    )
+    bar = progress_of(args, "monte carlo hands") if args.mc_hands else contextlib.nullcontext()
+    with bar as progress:
+        report = evaluate_model(
+            rules_of(args),
+            args.data,
+            models_dir=args.models,
+            out_dir=args.out,
+            mc_hands=args.mc_hands,
+            mc_layouts=args.mc_layouts,
+            mc_distribution=mc_distribution,
+            learning_fractions=None if args.no_learning_curve else (0.125, 0.25, 0.5, 1.0),
+            progress=progress,
+        )
     return Output(report.format(), report.to_dict())
 
 
