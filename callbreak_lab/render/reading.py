@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from callbreak_lab.cards import Card
 from callbreak_lab.render.style import FELT, FELT_EDGE, LEGAL
-from callbreak_lab.render.svg import FONT, RANK_TEXT, _suit, _text
+from callbreak_lab.render.svg import FONT, RANK_TEXT, suit_symbol, svg_text
 
 if TYPE_CHECKING:
     from callbreak_lab.seat.reading import Reading
@@ -55,30 +55,30 @@ def reading_svg(reading: Reading) -> str:
     title = reading.header()
     when, _, how = title.partition(": ")
     out = [
-        _text(6, 17, when[:1].upper() + when[1:], 13, fill="#111", font_weight="700"),
-        _text(6, 34, how, 11.5, fill="#333"),
+        svg_text(6, 17, when[:1].upper() + when[1:], 13, fill="#111", font_weight="700"),
+        svg_text(6, 34, how, 11.5, fill="#333"),
     ]
     y = TOP
     for suit in SUITS:
         out.append(f'<g class="suit" data-suit="{suit}">')
-        out.append(_suit(suit, 10, y + 3, 15))
+        out.append(suit_symbol(suit, 10, y + 3, 15))
         for rank in range(12, -1, -1):
             x = LABEL_W + (12 - rank) * CELL_W
             out.append(
-                _text(x + CELL_W / 2, y + 15, RANK_TEXT[rank], 12, text_anchor="middle",
+                svg_text(x + CELL_W / 2, y + 15, RANK_TEXT[rank], 12, text_anchor="middle",
                       font_weight="700", fill="#333")
             )  # fmt: skip
-        out.append(_text(LABEL_W + 13 * CELL_W + LEN_W / 2 + 4, y + 15, "length", 10.5,
+        out.append(svg_text(LABEL_W + 13 * CELL_W + LEN_W / 2 + 4, y + 15, "length", 10.5,
                          text_anchor="middle", fill="#555"))  # fmt: skip
         for i, s in enumerate(others):
             cy = y + HEAD_H + i * CELL_H
-            out.append(_text(6, cy + 15, f"seat {s}", 12.5, fill="#111"))
+            out.append(svg_text(6, cy + 15, f"seat {s}", 12.5, fill="#111"))
             for rank in range(12, -1, -1):
                 card = Card(13 * suit + rank)
                 x = LABEL_W + (12 - rank) * CELL_W
                 out.append(_cell(reading, card, s, x, cy, hidden, first=i == 0, rows=len(others)))
             out.append(
-                _text(LABEL_W + 13 * CELL_W + LEN_W / 2 + 4, cy + 15, f"{lengths[s, suit]:.1f}",
+                svg_text(LABEL_W + 13 * CELL_W + LEN_W / 2 + 4, cy + 15, f"{lengths[s, suit]:.1f}",
                       12, text_anchor="middle", fill="#111")
             )  # fmt: skip
         out.append(
@@ -93,7 +93,7 @@ def reading_svg(reading: Reading) -> str:
         "dot: the rules prove it cannot · pale columns: cards you see (yours, or played)",
     )
     for i, line in enumerate(legend):
-        out.append(_text(6, y + 10 + 16 * i, line, 11, fill="#333"))
+        out.append(svg_text(6, y + 10 + 16 * i, line, 11, fill="#333"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cb-reading-svg" width="{width:g}" '
         f'height="{height:g}" viewBox="0 0 {width:g} {height:g}" font-family="{FONT}" '
@@ -138,8 +138,11 @@ def _cell(
         )
     else:
         color = "#fff" if p >= 0.5 else "#111"
-        parts.append(_text(x + CELL_W / 2, y + 15, f"{pct}", 11, text_anchor="middle", fill=color,
-                           font_weight="700" if certain else "400"))  # fmt: skip
+        weight = "700" if certain else "400"
+        parts.append(
+            svg_text(x + CELL_W / 2, y + 15, f"{pct}", 11, text_anchor="middle", fill=color,
+                     font_weight=weight)
+        )  # fmt: skip
     if certain:
         parts.append(
             f'<rect x="{x + 1.5:g}" y="{y + 1.5:g}" width="{CELL_W - 3:g}" height="{CELL_H - 3:g}" '

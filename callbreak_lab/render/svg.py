@@ -27,7 +27,7 @@ from callbreak_lab.rules import format_tenths
 if TYPE_CHECKING:
     from callbreak_lab.game import Position
 
-__all__ = ["CARD_H", "CARD_W", "card_svg", "hand_svg", "table_svg"]
+__all__ = ["CARD_H", "CARD_W", "card_svg", "hand_svg", "suit_symbol", "svg_text", "table_svg"]
 
 CARD_W = 48
 CARD_H = 68
@@ -62,6 +62,12 @@ def _suit(suit: int, x: float, y: float, size: float) -> str:
 def _text(x: float, y: float, text: str, size: float, **attrs: str) -> str:
     extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
     return f'<text x="{x:g}" y="{y:g}" font-size="{size:g}"{extra}>{escape(text)}</text>'
+
+
+#: the pieces other SVG renderings draw with (``render.reading``'s grid): a suit symbol and
+#: escaped text
+suit_symbol = _suit
+svg_text = _text
 
 
 def _index(card: Card, small: bool = False) -> str:

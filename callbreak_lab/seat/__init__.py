@@ -15,6 +15,8 @@ layer: the arena's players, the service's bot, single-dummy advice and reviews.
   ``judge``, the one draw -> solve -> outcomes path.
 - ``policy``: ``SearchPolicy``, the card choice (``STRONG``, ``PIMC``, ``LEARNED``), and the
   cheap card.
+- ``reading``: ``read_cards``, where the hidden cards are (each card's chance in each other
+  seat, from the calls and the plays; what the rules prove exact).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from callbreak_lab.seat.outcomes import (
     solve_layouts,
 )
 from callbreak_lab.seat.policy import LEARNED, PIMC, STRONG, Choice, SearchPolicy, cheap_card
+from callbreak_lab.seat.reading import Reading, read_cards
 from callbreak_lab.seat.view import SeatView
 
 __all__ = [
@@ -42,11 +45,13 @@ __all__ = [
     "Knowledge",
     "Layouts",
     "Outcomes",
+    "Reading",
     "SearchPolicy",
     "SeatView",
     "card_outcomes",
     "cheap_card",
     "draw",
     "judge",
+    "read_cards",
     "solve_layouts",
 ]
