@@ -249,3 +249,26 @@ def _example_plays() -> str:
     from callbreak_lab.service.schemas import _EX_PLAYS
 
     return _EX_PLAYS
+
+
+def test_play_table_shows_the_reading_on_a_click() -> None:
+    """In the play-against-the-bots table, the button draws the grid of the person's seat; it is
+    disabled while calling and gone after the person's next card."""
+    from callbreak_lab.widgets.table_controller import PlayTable
+    from callbreak_lab.widgets.table_view import PlayTableView
+
+    table = PlayTable("online", 1, seed=3, opponents="simple", time_limit=None)
+    view = PlayTableView(table)
+    assert view.reading_button.disabled and view.reading.value == ""
+    view.call.value = 3
+    view.call_button.click()
+    view.cards.children[0].click()  # the person's first card; the bots play to its next turn
+    assert table.phase == "play" and not view.reading_button.disabled
+    view.reading_button.click()
+    r = table.last_cards
+    assert r is not None and r.seat == 1 and r.assumed == "calls and plays"
+    assert r.cards_played == len(table.position.history)
+    assert 'class="cb-reading-svg"' in view.reading.value
+    assert view.reading.value.count('class="cell"') == 3 * len(r.hidden_cards)
+    view.cards.children[0].click()
+    assert table.last_cards is None and view.reading.value == ""

@@ -3,7 +3,8 @@
 A person sits at ``seat`` of a seeded random deal; the three other seats are arena players
 (``strong`` by default) that see only their own seat (``arena.referee.seat_view``). Calls go in
 seat order (seat 0 first), then the person plays its cards while the bots answer between its
-turns. A hint gives the person's single-dummy values at its turn (``advice``); at the end the
+turns. A hint gives the person's single-dummy values at its turn (``advice``), ``cards()`` where
+the cards it cannot see are (``seat.reading``, from the calls and the plays); at the end the
 deal is scored and ``review()`` judges the person's cards single-dummy (``review``), with the
 double-dummy values now that every hand can be shown.
 """
@@ -21,6 +22,8 @@ from callbreak_lab.cards import Card, Deal, check_seat
 from callbreak_lab.errors import CallbreakLabError, UsageError, check_int
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset, format_tenths
+from callbreak_lab.seat.knowledge import Knowledge
+from callbreak_lab.seat.reading import Reading, read_cards
 from callbreak_lab.widgets.controllers import Observable
 
 __all__ = ["PlayTable"]
@@ -67,6 +70,7 @@ class PlayTable(Observable):
         self.log: list[str] = []
         self.message = ""
         self._hint: SingleDummy | None = None
+        self._cards: Reading | None = None
         self._review: SingleDummyReview | None = None
         for s, bot in self.bots.items():  # as the referee does (arena.referee.play_deal)
             ready = getattr(bot, "prepare", None)
@@ -158,6 +162,7 @@ class PlayTable(Observable):
         self.log.append(f"you (seat {self.seat}) play {c}")
         self._after_card()
         self._hint = None
+        self._cards = None
         self.message = ""
         self._bots_play()
         self._changed()
@@ -181,6 +186,22 @@ class PlayTable(Observable):
     def last_hint(self) -> SingleDummy | None:
         """The hint asked for at this turn (None if none was)."""
         return self._hint
+
+    def cards(self) -> Reading | None:
+        """Where the cards the person cannot see are now (``seat.reading.read_cards``: from the
+        calls and the cards played); None before the play or after it."""
+        if self.phase != "play":
+            return None
+        if self._cards is None:
+            k = Knowledge.of_position(self.position, self.seat, self.calls)
+            self._cards = read_cards(k, seed=len(self.position.history))
+        self._changed()
+        return self._cards
+
+    @property
+    def last_cards(self) -> Reading | None:
+        """The reading asked for at this turn (None if none was)."""
+        return self._cards
 
     def review(self, progress: Callable[[int, int], None] | None = None) -> SingleDummyReview:
         """The single-dummy review of the person's cards and call once the deal is over."""

@@ -37,8 +37,9 @@ def _percent(x: float | None) -> str:
 
 class PlayTableView:
     """The table (the person's seat at the bottom, the bots' hands face down), a call box, a
-    button per legal card, a hint button (single-dummy values of the legal cards), the bots'
-    moves, and at the end the result, a review button and the next deal."""
+    button per legal card, a hint button (single-dummy values of the legal cards), a button
+    showing where the hidden cards are (the grid of seats by cards), the bots' moves, and at
+    the end the result, a review button and the next deal."""
 
     def __init__(self, controller: PlayTable) -> None:
         self.controller = c = controller
@@ -57,6 +58,9 @@ class PlayTableView:
         self.hint_button = make_button("hint: what would a good player play?", "cb-hint",
                                        on_click=self._hint)  # fmt: skip
         self.hint = make_html("cb-hint-text")
+        self.reading_button = make_button("where are the hidden cards?", "cb-cards",
+                                          on_click=self._reading)  # fmt: skip
+        self.reading = make_html("cb-cards-out")
         self.progress = with_classes(
             W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width="240px")), "cb-progress"
         )
@@ -72,8 +76,9 @@ class PlayTableView:
                     self.status,
                     W.HBox([self.call, self.call_button]),
                     self.cards,
-                    W.HBox([self.hint_button, self.progress]),
+                    W.HBox([self.hint_button, self.reading_button, self.progress]),
                     self.hint,
+                    self.reading,
                     W.HBox([self.review_button, self.next_button]),
                     self.review,
                     self.log,
@@ -101,6 +106,9 @@ class PlayTableView:
             self.controller.hint(progress=self._tick)
         finally:
             self._busy(False)
+
+    def _reading(self) -> None:
+        self.controller.cards()
 
     def _review(self) -> None:
         self._busy(True)
@@ -167,6 +175,9 @@ class PlayTableView:
         self.cards.children = [self._card_button(x) for x in legal]
         self.hint_button.disabled = not playing
         set_if_changed(self.hint, "value", self._hint_html() if playing else "")
+        self.reading_button.disabled = not playing
+        cards = c.last_cards
+        set_if_changed(self.reading, "value", cards._repr_html_() if cards and playing else "")
         self.review_button.disabled = not over
         self.next_button.disabled = not over
         rv = c.last_review
