@@ -272,3 +272,26 @@ def test_play_table_shows_the_reading_on_a_click() -> None:
     assert view.reading.value.count('class="cell"') == 3 * len(r.hidden_cards)
     view.cards.children[0].click()
     assert table.last_cards is None and view.reading.value == ""
+
+
+def test_line_viewer_shows_the_studied_seat_s_reading() -> None:
+    """The line viewer's box draws the studied seat's reading at each step; unticked, none."""
+    from callbreak_lab.cards import Deal
+    from callbreak_lab.game import Position, play_out, random_player
+    from callbreak_lab.widgets.play_controllers import PlayLineViewer
+    from callbreak_lab.widgets.play_views import PlayLineView
+
+    deal = Deal.random(11)
+    pos = play_out(Position(deal, ONLINE), random_player(5))
+    record = " | ".join(" ".join(str(c) for c in t.cards) for t in pos.tricks[:10])
+    view = PlayLineView(PlayLineViewer(deal, 2, ONLINE, calls=[3, 2, 4, 3], record=record))
+    assert view.reading.value == ""
+    view.show_cards.value = True  # the person ticks the box
+    first = view.controller.cards()
+    assert first is not None and first.seat == 2 and first.cards_played == 40
+    assert first.assumed == "calls and plays" and first.exact
+    assert view.reading.value.count('class="cell"') == 3 * len(first.hidden_cards)
+    view.next_button.click()
+    assert view.controller.cards().cards_played == 41
+    view.show_cards.value = False
+    assert view.reading.value == "" and view.controller.cards() is None

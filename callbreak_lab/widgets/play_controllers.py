@@ -34,7 +34,9 @@ class PlayLineViewer(Observable):
     ``judgement`` is ``"double"`` (every hand seen: the line's values) or ``"single"``: the
     decision is also judged as its player could at the table (``advice.single_dummy_values``
     over ``layouts`` layouts, computed when first shown and kept), for the studied seat's
-    decisions (every mover's on a play-out).
+    decisions (every mover's on a play-out). With ``show_cards`` the studied seat's card reading
+    is shown too (``cards()``: where the cards it cannot see are, from the calls and the plays;
+    the mover's on a play-out).
     """
 
     def __init__(
@@ -63,6 +65,8 @@ class PlayLineViewer(Observable):
         #: a single-dummy judgement answers within this many seconds (None: every layout)
         self.time_limit: float | None = 3.0
         self._single: dict[tuple[int, int], Any] = {}
+        self.show_cards = False
+        self._cards: dict[tuple[int, int], Any] = {}
 
     # --- judgement ------------------------------------------------------------------------
     def set_judgement(self, kind: str) -> None:
@@ -90,6 +94,28 @@ class PlayLineViewer(Observable):
                 seed=self.step, time_limit=self.time_limit, progress=progress,
             )  # fmt: skip
         return self._single[key]
+
+    def set_show_cards(self, on: bool) -> None:
+        """Show the card reading (``cards()``) or not."""
+        self.show_cards = bool(on)
+        self._changed()
+
+    def cards(self) -> Any:
+        """Where the cards the studied seat cannot see are at the current step
+        (``seat.reading.Reading``; the mover's on a play-out), or None when not shown or the
+        line is over."""
+        if not self.show_cards or self.step >= self.length:
+            return None
+        key = (id(self.line), self.step)
+        if key not in self._cards:
+            from callbreak_lab.seat.knowledge import Knowledge
+            from callbreak_lab.seat.reading import read_cards
+
+            pos = self.position
+            seat = self.line.seat if self.line.seat is not None else pos.to_move
+            k = Knowledge.of_position(pos, seat, self.line.calls)
+            self._cards[key] = read_cards(k, seed=self.step)
+        return self._cards[key]
 
     def single_note(self) -> str:
         """Plain words comparing the two judgements at the current decision ('' when none)."""

@@ -31,7 +31,8 @@ class PlayLineView:
     """The card table (``callbreak_lab.render.svg.table_svg``, the studied seat at the bottom)
     with the legal cards raised and labelled with their values, calls, tricks and the line's result
     at the side; previous / next / slider to step; a button per legal card to branch and see its
-    cost."""
+    cost; a box showing where the hidden cards are for the studied seat (the grid of seats by
+    cards)."""
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller
@@ -69,6 +70,13 @@ class PlayLineView:
         )  # fmt: skip
         self.judgement.observe(lambda ch: c.set_judgement(ch["new"]), names="value")
         self.single_note = make_html("cb-single-note")
+        self.show_cards = with_classes(
+            W.Checkbox(value=c.show_cards, description="where the hidden cards are",
+                       indent=False),
+            "cb-show-cards",
+        )  # fmt: skip
+        self.show_cards.observe(lambda ch: c.set_show_cards(ch["new"]), names="value")
+        self.reading = make_html("cb-line-reading")
         self.widget = with_classes(
             W.VBox(
                 [
@@ -79,6 +87,8 @@ class PlayLineView:
                     W.HBox([self.cards_label, self.cards], layout=W.Layout(align_items="center")),
                     self.single_note,
                     self.branch_note,
+                    self.show_cards,
+                    self.reading,
                 ]
             ),
             "cb-play-line",
@@ -180,6 +190,7 @@ class PlayLineView:
         # the step the note belongs to, for a reader (or a test) that waits for this step's note
         single = f'<span class="cb-note-step" data-step="{c.step}"></span>{single}'
         table = self.table_svg()
+        reading = c.cards()
 
         set_if_changed(self.slider, "max", c.length)
         set_if_changed(self.table, "value", table)
@@ -192,6 +203,8 @@ class PlayLineView:
         set_if_changed(self.single_note, "value", single)
         set_if_changed(self.cards_label, "value", label)
         set_if_changed(self.branch_note, "value", self._branch_note())
+        set_if_changed(self.show_cards, "value", c.show_cards)
+        set_if_changed(self.reading, "value", "" if reading is None else reading._repr_html_())
         set_if_changed(self.slider, "value", c.step)
 
     def _branch_note(self) -> str:
