@@ -119,8 +119,13 @@ def reliability(p: np.ndarray, y: np.ndarray) -> list[tuple[str, int, float, flo
     return rows
 
 
-def plot(path: str, rel: dict[int, dict[str, list[tuple[str, int, float, float]]]]) -> None:
-    """The reliability diagram: one panel a moment, one line a reading."""
+def plot(
+    path: str,
+    rel: dict[int, dict[str, list[tuple[str, int, float, float]]]],
+    brier: dict[int, dict[str, float]],
+) -> None:
+    """The reliability diagram: one panel a moment (cards played), one line a reading, its
+    Brier score in the legend."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -134,18 +139,26 @@ def plot(path: str, rel: dict[int, dict[str, list[tuple[str, int, float, float]]
         ):
             xs = [r[2] for r in rows if r[1] >= 20]
             ys = [r[3] for r in rows if r[1] >= 20]
-            ax.plot(xs, ys, marker=marker, color=color, label=name)
+            ax.plot(xs, ys, marker=marker, color=color,
+                    label=f"{name} (Brier {brier[moment][name]:.3f})")  # fmt: skip
         ax.set_title(f"after {moment // 4} tricks")
+        ax.legend(loc="upper left", fontsize=9)
         ax.set_xlabel("predicted chance a seat holds the card")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
     np.atleast_1d(axes)[0].set_ylabel("observed share of those cards it held")
-    np.atleast_1d(axes)[0].legend(loc="upper left", fontsize=9)
     fig.suptitle("Card reading: where the hidden cards are (bins with 20 chances or more)")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _median(xs: list[float]) -> str:
+    """The median of the sampled readings' values ("exact" when every reading was exact)."""
+    a = np.asarray(xs, dtype=np.float64)
+    a = a[~np.isnan(a)]
+    return "exact" if not len(a) else f"{np.median(a):.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:  # noqa: C901, PLR0912, PLR0915  (one measurement, printed)
@@ -191,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901, PLR0912, PLR0915 
                             k, layouts=args.layouts, seed=seed, plays=name == "calls and plays"
                         )
                     ms[(moment, name)].append((time.perf_counter() - t) * 1000)
-                    ess[(moment, name)].append(r.ess if not r.exact else r.layouts)
+                    ess[(moment, name)].append(np.nan if r.exact else r.ess)
                     per[name].append(r.brier(owner))
                     cards = [int(c) for c in r.hidden_cards]
                     best = np.argmax(r.chances[cards], axis=1)
@@ -226,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901, PLR0912, PLR0915 
             )  # fmt: skip
             print(f"| {name} | {moment // 4} | {mse(brier[key])} | {paired} | "
                   f"{np.mean(right[key]):.3f} | {np.median(ms[key]):.0f} | "
-                  f"{np.median(ess[key]):.0f} |")  # fmt: skip
+                  f"{_median(ess[key])} |")  # fmt: skip
             p = np.concatenate([x[0] for x in preds[key]])
             y = np.concatenate([x[1] for x in preds[key]])
             rel[moment][name] = reliability(p, y)
@@ -253,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901, PLR0912, PLR0915 
                 cells.append("–" if row is None else f"{row[1]}: {row[2]:.3f} -> {row[3]:.3f}")
             print(f"| {label} | " + " | ".join(cells) + " |")
     if args.plot:
-        plot(args.plot, rel)
+        plot(args.plot, rel, {m: {n: float(np.mean(brier[(m, n)])) for n in READINGS}
+                              for m in MOMENTS})  # fmt: skip
         print(f"\nplot: {args.plot}")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1), encoding="utf-8")
