@@ -341,7 +341,8 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     from callbreak_lab.service import Settings, create_app
 
     hand, plays, calls = str(SAFETY.hand(3)), SAFETY.record(), [2, 2, 2, 4]
-    want = advise(hand, plays, "online", calls, layouts=8, seed=3).to_dict()
+    # the library's answer, and the reading of the hidden cards its layouts assumed (the calls)
+    want = {**advise(hand, plays, "online", calls, layouts=8, seed=3).to_dict(), "assumed": "calls"}
     args = ["advise", hand, "--plays", plays, "--rules", "online", "--calls", "2,2,2,4",
             "--layouts", "8", "--seed", "3", "--quiet"]  # fmt: skip
     assert main([*args, "--json"]) == 0
@@ -363,7 +364,7 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     with TestClient(create_app(Settings(workers=1, advise_layouts_max=8))) as client:
         r = client.post("/v1/advise", json=body)
         assert r.status_code == 200, r.text
-        assert r.json() == json.loads(json.dumps(want))
+        assert r.json() == json.loads(json.dumps({**want, "reading": None}))
         assert client.post("/v1/advise", json={**body, "seat": 3}).json() == r.json()
         for bad, field, why in (
             ({"layouts": 9}, "layouts", "at most 8 layouts"),
