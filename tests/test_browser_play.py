@@ -226,6 +226,12 @@ def test_a_person_plays_a_deal_against_the_bots(bots_url: str, browser: CDP) -> 
     assert "Hint:" in hint and "expected" in hint
     first = _shot(browser, ".cb-play-against-bots", "browser_bots_hint.png")
     assert first.stat().st_size > 20_000
+    browser.click("button.cb-cards")  # where the hidden cards are: the grid of seats by cards
+    cells = browser.wait(
+        "document.querySelectorAll('.cb-cards-out svg.cb-reading-svg g.cell').length", seconds=60
+    )
+    assert cells > 0 and cells % 3 == 0  # each hidden card in each of the three other seats
+    _shot(browser, ".cb-cards-out", "browser_bots_cards.png")
     for _ in range(13):
         if not browser.js("document.querySelectorAll('button.cb-play-card').length"):
             break
