@@ -187,6 +187,27 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
     _screenshot(browser, "browser_play_single.png")
 
 
+def test_play_line_viewer_shows_where_the_hidden_cards_are(viewer_url: str, browser: CDP) -> None:
+    """A click on the box draws the studied seat's card reading: the grid of seats by cards."""
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False,
+    )  # fmt: skip
+    browser.call("Page.enable")
+    browser.call("Page.navigate", url=viewer_url)
+    browser.wait("!!document.querySelector('.cb-table-layout svg.cb-table-svg')", seconds=240)
+    browser.click(".cb-show-cards input[type=checkbox]")
+    cells = browser.wait(
+        "document.querySelectorAll('.cb-line-reading svg.cb-reading-svg g.cell').length",
+        seconds=60,
+    )
+    assert cells > 0 and cells % 3 == 0  # each hidden card in each of the three other seats
+    browser.js("document.querySelector('.cb-line-reading').scrollIntoView({block: 'start'})")
+    shot = browser.call("Page.captureScreenshot", format="png")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "browser_play_cards.png").write_bytes(base64.b64decode(shot["data"]))
+
+
 @pytest.fixture(scope="module")
 def bots_url() -> Iterator[str]:
     """Notebook 07 (play a deal against the bots) served by Voilà."""
