@@ -97,6 +97,9 @@ def test_proven_voids_are_exact() -> None:
                 assert r.chance(c, 3) == 0.0 and r.chance(c, 1) + r.chance(c, 2) == 1.0
         assert r.certain() == {Card(c): 3 for c in range(26, 39)}
         assert r.voids() == {1: [HEARTS], 2: [HEARTS], 3: [0, 1]}
+        rows = {row["card"]: row for row in r.to_dict()["cards"]}
+        assert rows["AH"]["seats"] == [3] and rows["AH"]["certain"]
+        assert rows["AC"]["seats"] == [1, 2] and not rows["AC"]["certain"]
         assert "·" in r.text()
     assert rules_reading(k).chance("AC", 1) == 0.5  # the rest split evenly by the rules
 

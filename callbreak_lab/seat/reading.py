@@ -197,9 +197,9 @@ class Reading:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"seat", "hand", "assumed", "layouts", "ess", "exact", "cards_played", "rules",
-        "cards": [{"card", "chances": [p0, p1, p2, p3], "certain"}]}``: the seat's hand and the
-        hidden cards in the card table's order (cards as letters, e.g. ``AH``), chances rounded
-        to 6 places."""
+        "cards": [{"card", "chances": [p0, p1, p2, p3], "seats", "certain"}]}``: the seat's hand
+        and the hidden cards in the card table's order (cards as letters, e.g. ``AH``), chances
+        rounded to 6 places, the seats the rules let hold the card, whether that is one."""
         certain = self.certain()
         return {
             "seat": self.seat,
@@ -214,6 +214,7 @@ class Reading:
                 {
                     "card": str(c),
                     "chances": [round(float(p), 6) for p in self.chances[c]],
+                    "seats": [s for s in range(4) if self.possible[s] >> c & 1],
                     "certain": c in certain,
                 }
                 for c in self.hidden_cards
@@ -237,9 +238,8 @@ class Reading:
                 if len(p) != 4:
                     raise UsageError(f"{c}: four chances, one a seat, got {len(p)}")
                 chances[c] = p
-                for s in range(4):
-                    if p[s] > 0:
-                        possible[s] |= 1 << c
+                for s in row["seats"]:
+                    possible[check_seat(s)] |= 1 << c
             return cls(
                 seat,
                 hand,

@@ -573,6 +573,9 @@ class ReadingCard(BaseModel):
         description="the chance seat 0..3 holds it (0 for the seat reading it; exactly 0 where "
         "the rules prove a seat cannot hold it, exactly 1 where only one seat can)",
     )  # fmt: skip
+    seats: list[Seat] = Field(
+        min_length=1, max_length=3, description="the seats the rules let hold it"
+    )
     certain: bool = Field(description="the rules place it in one seat")
 
 
