@@ -36,7 +36,7 @@ APP = create_app(SETTINGS)
 ROUTES = {
     (method, route.path): route
     for route in APP.routes
-    if isinstance(route, APIRoute)
+    if isinstance(route, APIRoute) and route.include_in_schema  # the API, not its /docs pages
     for method in route.methods
 }
 BODY_ROUTES = {
