@@ -115,9 +115,7 @@ def record(quick: bool) -> dict[str, Any]:
     res["line/online/7"] = _clean(line.to_dict())
     if not quick:
         for preset in ("online", "modern"):
-            report = run(
-                ["strong", "pimc", "pimc", "pimc"], preset, deals=2, seed=5
-            )
+            report = run(["strong", "pimc", "pimc", "pimc"], preset, deals=2, seed=5)
             res[f"arena/{preset}"] = _clean(report.to_dict())
             res[f"arena-boards/{preset}"] = [
                 [list(b.calls), list(b.tricks), list(b.scores)] for b in report.boards

@@ -30,9 +30,9 @@ import numpy as np
 
 from callbreak_lab.bidding.datasets import PROFILES
 from callbreak_lab.cards import Deal
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.game import parse_record
 from callbreak_lab.seat.policy import decision_seed
+from callbreak_lab.util.fileio import atomic_open
 
 #: the preset each profile's deals are played under
 PRESET_OF = {"online": "online", "modern": "modern", "strict": "strict", "home_pagat": "home"}

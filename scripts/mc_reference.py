@@ -39,10 +39,10 @@ from callbreak_lab.bidding.calls import best_calls, legal_calls, score_matrix
 from callbreak_lab.bidding.evaluation import HandSet, call_scores, clairvoyant_calls, flatten
 from callbreak_lab.bidding.model import encode_hands, load_model
 from callbreak_lab.cards import Hand
-from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.dealing import deal_around, deals_from_masks
 from callbreak_lab.solver import SOLVER_VERSION, playouts
+from callbreak_lab.util.fileio import atomic_open
 
 
 def held_out_hands(rules: Ruleset, data_dir: str, n: int) -> HandSet:

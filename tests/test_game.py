@@ -387,7 +387,7 @@ def test_match_to_target_score() -> None:
         ("modern", [3, 4, 2, 14], [5, 3, 2, 3], CallError, "seat 3 called 14"),
         ("modern", [3, 4, 2], [5, 3, 2, 3], CallError, "calls need one value per seat (4), got 3"),
         ("modern", "3,x,2,3", [5, 3, 2, 3], CallError, "calls must be four whole numbers"),
-        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], CallError, "seat 3's calls must be a whole number"),
+        ("modern", [3, 4, 2, 3.5], [5, 3, 2, 3], CallError, "seat 3's calls must be a whole"),
         ("modern", [3, 4, 2, 3], [5, 3, 2, 2], IllegalPlayError, "tricks must sum to 13, got 12"),
         ("modern", [3, 4, 2, 3], [14, 0, 0, -1], IllegalPlayError, "seat 0 took 14 tricks"),
     ],

@@ -114,9 +114,7 @@ class Bidder:
             )
             dist = np.asarray(rec.distribution, dtype=np.float64)
             floor = np.asarray(rec.floor, dtype=np.float64)
-            return Forecast(
-                dist, rec.advice, f"model:{found[1]}", floor, calls_used=rec.calls_used
-            )
+            return Forecast(dist, rec.advice, f"model:{found[1]}", floor, calls_used=rec.calls_used)
         masks = np.array([hand.mask], dtype=np.uint64)
         count = float(baselines.baseline_counts("fractional_honours", masks)[0])
         dist = _normal_dist(count, FALLBACK_SD)

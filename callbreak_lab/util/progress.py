@@ -17,8 +17,8 @@ Progress = Callable[[int, int], None]
 def progress_bar(desc: str = "", *, leave: bool = False) -> Iterator[Progress]:
     """A ``Progress`` that draws a tqdm bar with ``desc``, closed when the block ends::
 
-        with progress_bar("layouts") as progress:
-            advise(..., progress=progress)
+    with progress_bar("layouts") as progress:
+        advise(..., progress=progress)
     """
     from tqdm.auto import tqdm
 
