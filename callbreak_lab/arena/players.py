@@ -51,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 
 from callbreak_lab.cards import Card, Deal, Hand, lowest_card
-from callbreak_lab.errors import CallbreakLabError, UsageError, check_time_limit
+from callbreak_lab.errors import CallbreakLabError, UsageError, check_int, check_time_limit
 from callbreak_lab.game import Position
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick
@@ -265,9 +265,8 @@ class PimcPlayer(PolicyPlayer):
     def __init__(
         self, layouts: int = 16, time_limit: float | None = None, search_cards: int = 40
     ) -> None:
-        if isinstance(layouts, bool) or not isinstance(layouts, int) or layouts < 1:
-            raise UsageError(f"pimc: layouts must be at least 1, got {layouts}")
-        super().__init__(PIMC.replace(layouts=layouts, search_cards=search_cards), time_limit)
+        n = check_int(layouts, "pimc: layouts", low=1)
+        super().__init__(PIMC.replace(layouts=n, search_cards=search_cards), time_limit)
 
 
 def prepare_equity(rules: Ruleset) -> None:

@@ -41,7 +41,7 @@ from typing import Any, Literal
 import numpy as np
 
 from callbreak_lab.cards import Card, Hand, Suit, play_order_key
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import UsageError, check_int
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge, beats_trick, higher_in_suit
 from callbreak_lab.seat.layouts import BETA, OVERSAMPLE
@@ -177,8 +177,7 @@ class SearchPolicy:
     fallback: Literal["cheap", "learned"] = "cheap"
 
     def __post_init__(self) -> None:
-        if isinstance(self.layouts, bool) or not isinstance(self.layouts, int) or self.layouts < 1:
-            raise UsageError(f"layouts must be a whole number >= 1, got {self.layouts!r}")
+        check_int(self.layouts, "layouts", low=1)
         if self.objective not in ("score", "tricks"):
             raise UsageError(f"objective must be 'score' or 'tricks', got {self.objective!r}")
         if not (isinstance(self.beta, int | float) and self.beta >= 0):
