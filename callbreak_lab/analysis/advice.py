@@ -33,7 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -51,6 +51,7 @@ __all__ = [
     "EXACT_LIMIT",
     "CardOutcome",
     "SingleDummy",
+    "SingleDummyOptions",
     "advise",
     "single_dummy_values",
     "values_from_knowledge",
@@ -176,20 +177,27 @@ class SingleDummy:
         return self.text()
 
 
-def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only options)
+class SingleDummyOptions(TypedDict, total=False):
+    """The keyword-only options of ``advise`` and ``single_dummy_values``, passed on to
+    ``values_from_knowledge`` (whose signature holds their defaults)."""
+
+    layouts: int
+    seed: int
+    beta: float
+    exact_limit: int
+    n_jobs: int | None
+    time_limit: float | None
+    progress: Progress | None
+
+
+def advise(
     hand: Hand | str | Iterable[CardLike],
     plays: str | Sequence[CardLike] = "",
     rules: Ruleset | str | None = None,
     calls: Iterable[int] | str | None = None,
     *,
     seat: int | None = None,
-    layouts: int = 32,
-    seed: int = 0,
-    beta: float = BETA,
-    exact_limit: int = EXACT_LIMIT,
-    n_jobs: int | None = -1,
-    time_limit: float | None = None,
-    progress: Progress | None = None,
+    **options: Unpack[SingleDummyOptions],
 ) -> SingleDummy:
     """At the table: which card to play, knowing only your own cards. ``plays``: the cards
     played so far from the deal's start (a play record; seat 0 led the first trick, each
@@ -201,24 +209,14 @@ def advise(  # noqa: PLR0913  (the table, then the judgement's keyword-only opti
     (``position`` None). The errors are ``Knowledge.at_table``'s."""
     r = Ruleset.coerce(rules)
     k = Knowledge.at_table(hand, plays, r, calls, seat=seat)
-    return values_from_knowledge(
-        k, layouts=layouts, seed=seed, beta=beta, exact_limit=exact_limit, n_jobs=n_jobs,
-        time_limit=time_limit, progress=progress,
-    )  # fmt: skip
+    return values_from_knowledge(k, **options)
 
 
-def single_dummy_values(  # noqa: PLR0913  (the position, then keyword-only options as advise)
+def single_dummy_values(
     position: Position,
     seat: int,
     calls: Iterable[int] | str | None = None,
-    *,
-    layouts: int = 32,
-    seed: int = 0,
-    beta: float = BETA,
-    exact_limit: int = EXACT_LIMIT,
-    n_jobs: int | None = -1,
-    time_limit: float | None = None,
-    progress: Progress | None = None,
+    **options: Unpack[SingleDummyOptions],
 ) -> SingleDummy:
     """Every legal card's single-dummy value for ``seat``, the seat to move in ``position``:
     expected score (points), expected tricks and probability of making its call over
@@ -230,7 +228,9 @@ def single_dummy_values(  # noqa: PLR0913  (the position, then keyword-only opti
     to 4). ``time_limit``: seconds after which no further layout is started and those still
     being solved are stopped, except the first, which always finishes (the answer then covers
     the layouts solved, the likeliest first, and says ``stopped_early``; it is no longer
-    reproducible). ``progress(done, total)`` is called after each layout."""
+    reproducible). ``progress(done, total)`` is called after each layout. The options'
+    defaults (``values_from_knowledge``'s): 32 layouts, seed 0, ``beta`` ``BETA``,
+    ``exact_limit`` ``EXACT_LIMIT``, ``n_jobs`` -1, no time limit, no progress."""
     if not isinstance(position, Position):
         raise UsageError(
             "single_dummy_values takes a Position (e.g. Position.replay(deal, plays, rules)), "
@@ -242,11 +242,7 @@ def single_dummy_values(  # noqa: PLR0913  (the position, then keyword-only opti
     if seat != position.to_move:
         raise SolverInputError(f"seat {seat} is not to move (seat {position.to_move} is)")
     c = parse_calls(calls, position.rules)
-    sd = values_from_knowledge(
-        Knowledge.of_position(position, seat, c), layouts=layouts, seed=seed,
-        beta=beta, exact_limit=exact_limit, n_jobs=n_jobs, time_limit=time_limit,
-        progress=progress,
-    )  # fmt: skip
+    sd = values_from_knowledge(Knowledge.of_position(position, seat, c), **options)
     return replace(sd, position=position.copy())
 
 

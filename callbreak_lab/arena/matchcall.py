@@ -27,7 +27,7 @@ from callbreak_lab.arena.players import (
     make_player,
     prepare_equity,
     prepare_model,
-    strong_call,
+    strong_view_call,
 )
 from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.arena.tournament import tournament_deal
@@ -72,20 +72,8 @@ class MatchModelPlayer(ModelPlayer):
             model.futures(left, first=1)
 
     def call(self, view: SeatView) -> int:
-        from callbreak_lab.bidding.model import recommend_call
-
-        earlier = list(view.calls[: view.seat])
-        rec = recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier)
-        call, self.last_call = strong_call(
-            rec.distribution,
-            view.seat,
-            view.rules,
-            view.totals,
-            view.deal_number,
-            earlier_calls=earlier,
-            equity=None if self.scores is None else _recorded(self.scores),
-            max_call=None,
-        )
+        equity = None if self.scores is None else _recorded(self.scores)
+        call, self.last_call = strong_view_call(view, equity=equity, max_call=None)
         return call
 
 

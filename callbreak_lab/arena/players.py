@@ -79,6 +79,7 @@ __all__ = [
     "simple_call",
     "simple_card",
     "strong_call",
+    "strong_view_call",
 ]
 
 
@@ -328,6 +329,25 @@ def strong_call(
     return int(found.call), found.reason
 
 
+def strong_view_call(
+    view: SeatView,
+    *,
+    equity: EquityModel | None = None,
+    max_call: int | None = PROTOCOL_MAX_CALL,
+) -> tuple[int, str]:
+    """``strong_call`` at the table: the bid model's forecast of ``view``'s hand (the earlier
+    seats' calls heard), the standing the referee shows (``view.totals``,
+    ``view.deal_number``); ``equity`` and ``max_call`` as ``strong_call``'s."""
+    from callbreak_lab.bidding.model import recommend_call
+
+    earlier = list(view.calls[: view.seat])
+    rec = recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier)
+    return strong_call(
+        rec.distribution, view.seat, view.rules, view.totals, view.deal_number,
+        earlier_calls=earlier, equity=equity, max_call=max_call,
+    )  # fmt: skip
+
+
 class StrongPlayer(PolicyPlayer):
     """``strong``: the service's bot. Calls ``strong_call`` from the bid model's forecast and
     the standing the referee shows (``SeatView.totals``, ``SeatView.deal_number``); plays the
@@ -346,18 +366,7 @@ class StrongPlayer(PolicyPlayer):
         prepare_equity(rules.replace(max_call=min(rules.max_call, PROTOCOL_MAX_CALL)))
 
     def call(self, view: SeatView) -> int:
-        from callbreak_lab.bidding.model import recommend_call
-
-        earlier = list(view.calls[: view.seat])
-        rec = recommend_call(view.hand, view.seat, view.rules, earlier_calls=earlier)
-        call, self.last_call = strong_call(
-            rec.distribution,
-            view.seat,
-            view.rules,
-            view.totals,
-            view.deal_number,
-            earlier_calls=earlier,
-        )
+        call, self.last_call = strong_view_call(view)
         return call
 
 
