@@ -45,6 +45,7 @@ from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.layouts import BETA, NO_LAYOUT
 from callbreak_lab.seat.outcomes import CardOutcome, judge, threads_of
 from callbreak_lab.util.progress import Progress
+from callbreak_lab.util.shown import Shown
 from callbreak_lab.util.stats import mean_se
 
 __all__ = [
@@ -62,7 +63,7 @@ EXACT_LIMIT = 256
 
 
 @dataclass(frozen=True)
-class SingleDummy:
+class SingleDummy(Shown):
     """Single-dummy values of the legal cards of ``seat``, the seat to move in ``position``
     (None when the other hands were never known, e.g. a bot's request).
 
@@ -172,9 +173,6 @@ class SingleDummy:
             row += "  best" if c == self.best else f"  costs {self.cost(c):.2f}"
             lines.append(row)
         return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.text()
 
 
 class SingleDummyOptions(TypedDict, total=False):

@@ -62,6 +62,7 @@ from callbreak_lab.rules import (
     totals_of_points,
 )
 from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.shown import Shown
 from callbreak_lab.util.stats import standard_errors
 
 __all__ = [
@@ -290,7 +291,7 @@ class DealScores:
 
 
 @dataclass(frozen=True)
-class Equity:
+class Equity(Shown):
     """Each seat's share of the match win from ``totals`` (tenths, per seat) with
     ``deals_left`` deals to play: ``p`` (summing to 1) and its standard error ``se`` (0 when
     no deal is left: the result is known). ``deals`` recorded deals stand behind it."""
@@ -315,9 +316,6 @@ class Equity:
                 f"{100 * self.p[s]:5.1f} %{se}"
             )
         return "\n".join(rows)
-
-    def __str__(self) -> str:
-        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: totals in tenths, probabilities and standard errors."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,7 @@ from callbreak_lab.bidding.equity import (
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import StandingError
 from callbreak_lab.rules import Ruleset, format_tenths
+from callbreak_lab.util.shown import Shown
 from callbreak_lab.util.stats import mean_se, standard_errors
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "Z_GAIN",
     "MatchCall",
     "MatchCallRow",
+    "Standing",
     "check_deal_of_match",
     "match_call",
     "match_call_for",
@@ -114,7 +116,7 @@ class MatchCallRow:
 
 
 @dataclass(frozen=True)
-class MatchCall:
+class MatchCall(Shown):
     """The call for the match: ``call`` (the decision), ``points_call`` (the best expected
     score), ``match_best`` (the highest chance of winning the match), every legal call's
     figures (``rows``), the gain of ``match_best`` over ``points_call`` in that chance and its
@@ -173,9 +175,6 @@ class MatchCall:
                 f"{r.call:>4}  {r.expected:+8.2f}  {100 * r.make_probability:3.0f} %  {wins}{mark}"
             )
         return "\n".join(rows)
-
-    def __str__(self) -> str:
-        return self.text()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able: the decision, the standing (tenths) and every call's figures."""
@@ -307,15 +306,21 @@ def match_call_for(
                      reason, len(model.scores))  # fmt: skip
 
 
+class Standing(TypedDict, total=False):
+    """The keyword-only options of ``match_call``, passed on to ``match_call_for`` (all
+    None unless given)."""
+
+    totals: Sequence[int] | None
+    deal_of_match: int | None
+    earlier_calls: Sequence[int] | None
+    equity: EquityModel | None
+
+
 def match_call(
     hand: Hand | str | int,
     seat: int = 0,
     rules: Ruleset | str | None = None,
-    *,
-    totals: Sequence[int] | None = None,
-    deal_of_match: int | None = None,
-    earlier_calls: Sequence[int] | None = None,
-    equity: EquityModel | None = None,
+    **standing: Unpack[Standing],
 ) -> MatchCall:
     """The call for ``hand`` in ``seat`` under ``rules`` (None: ``rules.DEFAULT_RULES``) that
     gives the best chance of winning the match from the standing: ``totals`` (tenths, the four
@@ -327,13 +332,5 @@ def match_call(
     :class:`~callbreak_lab.bidding.equity.EquityModel` over other recorded deals."""
     from callbreak_lab.bidding.model import recommend_call
 
-    rec = recommend_call(hand, seat, rules, earlier_calls=earlier_calls)
-    return match_call_for(
-        rec.distribution,
-        seat,
-        rec.rules,
-        totals=totals,
-        deal_of_match=deal_of_match,
-        earlier_calls=earlier_calls,
-        equity=equity,
-    )
+    rec = recommend_call(hand, seat, rules, earlier_calls=standing.get("earlier_calls"))
+    return match_call_for(rec.distribution, seat, rec.rules, **standing)
