@@ -752,6 +752,36 @@ class _BotBody(BaseModel):
         return ids
 
 
+#: the example bid's 13 cards in the Bhoos notation (``1`` is the ace)
+_EX_BID_CARDS = ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C", "TD", "5D"]
+
+#: the example deal's first ten tricks (``_EX_PLAYS``) as a Bhoos history: leader, cards, winner
+_EX_HISTORY = [
+    [0, ["5D", "9D", "KD", "QD"], 2], [2, ["6H", "QH", "TH", "5H"], 3],
+    [3, ["7C", "TC", "JC", "9C"], 1], [1, ["2C", "5C", "8C", "QC"], 0],
+    [0, ["JS", "QS", "KS", "1S"], 3], [3, ["4S", "7S", "9S", "3S"], 1],
+    [1, ["8D", "1D", "6D", "2D"], 2], [2, ["9H", "8H", "4H", "8S"], 1],
+    [1, ["4D", "JH", "7D", "JD"], 0], [0, ["3C", "4C", "3H", "KC"], 3],
+]  # fmt: skip
+
+
+def _bid_example(context: dict[str, Any]) -> dict[str, Any]:
+    """A ``/bid`` request of the example bid's cards with ``context``."""
+    return {"id": "P0", "cards": _EX_BID_CARDS, "context": context, "timeBudget": 446}
+
+
+def _play_example(seat: int, cards: list[str], played: list[str]) -> dict[str, Any]:
+    """A ``/play`` request of ``seat`` after the example deal's first ten tricks."""
+    return {
+        "playerId": f"P{seat}",
+        "playerIds": ["P0", "P1", "P2", "P3"],
+        "cards": cards,
+        "history": _EX_HISTORY,
+        "played": played,
+        "timeBudget": 300,
+    }
+
+
 class BidRequest(_BotBody):
     """``POST /bid``: our 13 cards (and the context)."""
 
@@ -759,25 +789,14 @@ class BidRequest(_BotBody):
         extra="allow",
         json_schema_extra={
             "examples": [
-                {
-                    "id": "P0",
-                    "cards": ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C",
-                              "TD", "5D"],
-                    "context": {"players": {"P0": {"bid": 0}, "Bot-1": {"bid": 3},
-                                            "Bot-2": {"bid": 4}, "Bot-3": {"bid": 1}}},
-                    "timeBudget": 446,
-                },
-                {  # the match's last deal, 2.3 points behind: the call for the match
-                    "id": "P0",
-                    "cards": ["1S", "9S", "8S", "4S", "KH", "JH", "9H", "5H", "6C", "3C", "2C",
-                              "TD", "5D"],
-                    "context": {"round": 5, "players": {
-                        "P0": {"bid": 0, "totalPoints": 11.4},
-                        "Bot-1": {"bid": 3, "totalPoints": 4.2},
-                        "Bot-2": {"bid": 4, "totalPoints": 13.7},
-                        "Bot-3": {"bid": 0, "totalPoints": 11.5}}},
-                    "timeBudget": 446,
-                },
+                _bid_example({"players": {"P0": {"bid": 0}, "Bot-1": {"bid": 3},
+                                           "Bot-2": {"bid": 4}, "Bot-3": {"bid": 1}}}),
+                # the match's last deal, 2.3 points behind: the call for the match
+                _bid_example({"round": 5, "players": {
+                    "P0": {"bid": 0, "totalPoints": 11.4},
+                    "Bot-1": {"bid": 3, "totalPoints": 4.2},
+                    "Bot-2": {"bid": 4, "totalPoints": 13.7},
+                    "Bot-3": {"bid": 0, "totalPoints": 11.5}}}),
             ]
         },
     )  # fmt: skip
@@ -791,34 +810,8 @@ class PlayRequest(_BotBody):
         extra="allow",
         json_schema_extra={
             "examples": [
-                {
-                    "playerId": "P3",
-                    "playerIds": ["P0", "P1", "P2", "P3"],
-                    "cards": ["6S", "2S", "1C"],
-                    "history": [
-                        [0, ["5D", "9D", "KD", "QD"], 2], [2, ["6H", "QH", "TH", "5H"], 3],
-                        [3, ["7C", "TC", "JC", "9C"], 1], [1, ["2C", "5C", "8C", "QC"], 0],
-                        [0, ["JS", "QS", "KS", "1S"], 3], [3, ["4S", "7S", "9S", "3S"], 1],
-                        [1, ["8D", "1D", "6D", "2D"], 2], [2, ["9H", "8H", "4H", "8S"], 1],
-                        [1, ["4D", "JH", "7D", "JD"], 0], [0, ["3C", "4C", "3H", "KC"], 3],
-                    ],
-                    "played": [],
-                    "timeBudget": 300,
-                },
-                {  # seat 0, after seat 3 led the 2S
-                    "playerId": "P0",
-                    "playerIds": ["P0", "P1", "P2", "P3"],
-                    "cards": ["5S", "2H", "TD"],
-                    "history": [
-                        [0, ["5D", "9D", "KD", "QD"], 2], [2, ["6H", "QH", "TH", "5H"], 3],
-                        [3, ["7C", "TC", "JC", "9C"], 1], [1, ["2C", "5C", "8C", "QC"], 0],
-                        [0, ["JS", "QS", "KS", "1S"], 3], [3, ["4S", "7S", "9S", "3S"], 1],
-                        [1, ["8D", "1D", "6D", "2D"], 2], [2, ["9H", "8H", "4H", "8S"], 1],
-                        [1, ["4D", "JH", "7D", "JD"], 0], [0, ["3C", "4C", "3H", "KC"], 3],
-                    ],
-                    "played": ["2S"],
-                    "timeBudget": 300,
-                },
+                _play_example(3, ["6S", "2S", "1C"], []),
+                _play_example(0, ["5S", "2H", "TD"], ["2S"]),  # after seat 3 led the 2S
             ]
         },
     )  # fmt: skip
