@@ -57,31 +57,24 @@ def register(app: FastAPI) -> None:
     title = app.title
     favicon = _url("swagger-ui/favicon-32x32.png")
 
-    @app.get("/docs", include_in_schema=False)
-    async def swagger_ui() -> HTMLResponse:
-        page = get_swagger_ui_html(
-            openapi_url=openapi_url,
-            title=f"{title} - Swagger UI",
-            swagger_js_url=_url("swagger-ui/swagger-ui-bundle.js"),
-            swagger_css_url=_url("swagger-ui/swagger-ui.css"),
-            swagger_favicon_url=favicon,
-            # no badge image from the online validator
-            swagger_ui_parameters={"validatorUrl": None},
-        )
-        page.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        return page
-
-    @app.get("/redoc", include_in_schema=False)
-    async def redoc() -> HTMLResponse:
-        page = get_redoc_html(
-            openapi_url=openapi_url,
-            title=f"{title} - ReDoc",
-            redoc_js_url=_url("redoc/redoc.standalone.js"),
-            redoc_favicon_url=favicon,
-            with_google_fonts=False,
-        )
-        page.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        return page
+    swagger = get_swagger_ui_html(
+        openapi_url=openapi_url,
+        title=f"{title} - Swagger UI",
+        swagger_js_url=_url("swagger-ui/swagger-ui-bundle.js"),
+        swagger_css_url=_url("swagger-ui/swagger-ui.css"),
+        swagger_favicon_url=favicon,
+        # no badge image from the online validator
+        swagger_ui_parameters={"validatorUrl": None},
+    )
+    redoc = get_redoc_html(
+        openapi_url=openapi_url,
+        title=f"{title} - ReDoc",
+        redoc_js_url=_url("redoc/redoc.standalone.js"),
+        redoc_favicon_url=favicon,
+        with_google_fonts=False,
+    )
+    _add_page(app, "/docs", bytes(swagger.body))
+    _add_page(app, "/redoc", bytes(redoc.body))
 
     @app.get(STATIC_PREFIX + "/{folder}/{name}", include_in_schema=False)
     async def asset(folder: str, name: str, request: Request) -> Response:
@@ -94,3 +87,12 @@ def register(app: FastAPI) -> None:
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         return Response(data, media_type=media_type, headers=headers)
+
+
+def _add_page(app: FastAPI, path: str, body: bytes) -> None:
+    """Answer ``GET path`` with the HTML page ``body`` under ``CONTENT_SECURITY_POLICY``."""
+
+    async def page() -> HTMLResponse:
+        return HTMLResponse(body, headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY})
+
+    app.get(path, include_in_schema=False)(page)
