@@ -55,6 +55,11 @@ class Observable:
         for fn in list(self._listeners):
             fn()
 
+    def _say(self, message: str) -> None:
+        """Show ``message`` (why an entry was refused, or "" once all is well) and notify."""
+        self.message = message
+        self._changed()
+
 
 # ---------------------------------------------------------------------------------------------
 # Hand picker
@@ -103,8 +108,7 @@ class HandPicker(Observable):
             self.hand = self.hand - c
             self.message = ""
         elif self.count >= MAX_CARDS:
-            self.message = f"a hand has 13 cards: remove one before adding {c.symbol()}"
-            self._changed()
+            self._say(f"a hand has 13 cards: remove one before adding {c.symbol()}")
             return False
         else:
             self.hand = self.hand | c
@@ -123,12 +127,10 @@ class HandPicker(Observable):
         try:
             hand = Hand.parse(text)
         except NotationError as exc:
-            self.message = str(exc)
-            self._changed()
+            self._say(str(exc))
             return False
         if len(hand) > MAX_CARDS:
-            self.message = f"{len(hand)} cards given: a hand has at most 13"
-            self._changed()
+            self._say(f"{len(hand)} cards given: a hand has at most 13")
             return False
         self.hand, self.message = hand, ""
         self.text = str(hand)
@@ -481,8 +483,7 @@ class DealExplorer(Observable):
         try:
             deal = Deal.parse(text)
         except NotationError as exc:
-            self.message = str(exc)
-            self._changed()
+            self._say(str(exc))
             return False
         self._set(deal)
         return True
@@ -501,16 +502,13 @@ class DealExplorer(Observable):
     def solve(self) -> list[int] | None:
         """The double-dummy value of each seat and its self-interested play-out tricks."""
         if self.deal is None:
-            self.message = "enter or deal a deal first"
-            self._changed()
+            self._say("enter or deal a deal first")
             return None
         try:
             self.table = backend.dd_table(self.deal, self.rules)
             self.playout = backend.playout_tricks(self.deal, self.rules)
         except SourceUnavailable as exc:
-            self.message = str(exc)
-            self._changed()
+            self._say(str(exc))
             return None
-        self.message = ""
-        self._changed()
+        self._say("")
         return self.table
