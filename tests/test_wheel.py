@@ -324,6 +324,7 @@ def test_installed_package_runs_outside_the_repository(
     )
 
     text = _run([*cli, "evaluate", "--rules", "online", HAND], work, env)
+    assert "No broken requirements found." in _run([str(python), "-m", "pip", "check"], work, env)
     match = [*cli, "evaluate", "--rules", "online", HAND, "--totals", "0,3,0,0"]
     assert "wins the match" in _run([*match, "--deal-of-match", "5"], work, env)  # package data
     evaluated = json.loads(_run([*cli, "--json", "evaluate", "--rules", "online", HAND], work, env))
@@ -331,14 +332,17 @@ def test_installed_package_runs_outside_the_repository(
     assert evaluated == json.loads(json.dumps(here.to_dict()))
     assert f"suggested call: {here.call}" in text
 
+    if kind != "wheel":
+        # the solver's commands run the same modules as from the wheel (above): what differs
+        # between the three installs is where the package and its data are found, checked above
+        assert list(work.iterdir()) == []
+        return
     solved = json.loads(_run([*cli, "--json", "solve", "--rules", "modern", DEAL], work, env))
     assert solved["tricks"] == [3, 1, 3, 2]
     argv = ["advise", "--rules", "online", SPOT_HAND, "--plays", SPOT_PLAYS, "--calls", "2,2,2,4"]
     advice = json.loads(_run([*cli, "--json", *argv], work, env))
     assert (advice["seat"], advice["best"], advice["exact"]) == (3, "AC", True)
     assert [c["card"] for c in advice["cards"]] == ["AC", "2S", "6S"]
-
-    assert "No broken requirements found." in _run([str(python), "-m", "pip", "check"], work, env)
     assert list(work.iterdir()) == []  # nothing written where the commands ran
 
 
