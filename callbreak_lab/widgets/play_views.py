@@ -19,6 +19,7 @@ from callbreak_lab.widgets.views import (
     chart_image,
     error_html,
     make_button,
+    make_call_entry,
     make_html,
     set_if_changed,
     with_classes,
@@ -260,12 +261,8 @@ class CallingTrainerView:
         )
         self.preset.observe(lambda ch: c.set_preset(ch["new"]), names="value")
         self.hand = make_html("cb-trainer-hand")
-        self.call = with_classes(
-            W.BoundedIntText(value=c.rules.min_call, min=1, max=13, description="your call"),
-            "cb-your-call",
-        )
-        self.submit = make_button(
-            "call", "cb-submit", on_click=self._submit, button_style="primary"
+        self.call, self.submit = make_call_entry(
+            c.rules.min_call, 1, ("cb-your-call", "cb-submit"), self._submit
         )
         self.next = make_button("next hand", "cb-next-hand", on_click=c.new_hand)
         self.table = with_classes(

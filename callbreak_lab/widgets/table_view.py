@@ -16,6 +16,7 @@ from callbreak_lab.widgets.table_controller import PlayTable
 from callbreak_lab.widgets.views import (
     error_html,
     make_button,
+    make_call_entry,
     make_html,
     set_if_changed,
     with_classes,
@@ -45,12 +46,8 @@ class PlayTableView:
         self.controller = c = controller
         self.table = make_html("cb-play-table")
         self.status = make_html("cb-play-status")
-        self.call = with_classes(
-            W.BoundedIntText(value=c.rules.min_call, min=0, max=13, description="your call"),
-            "cb-play-call",
-        )
-        self.call_button = make_button(
-            "call", "cb-play-call-button", on_click=self._call, button_style="primary"
+        self.call, self.call_button = make_call_entry(
+            c.rules.min_call, 0, ("cb-play-call", "cb-play-call-button"), self._call
         )
         self.cards = with_classes(
             W.HBox([], layout=W.Layout(flex_flow="row wrap")), "cb-play-cards"

@@ -63,6 +63,22 @@ def make_button(text: str, *classes: str, on_click: Callable[[], object], **kw: 
     return b
 
 
+def make_text(*classes: str, description: str, **kw: Any) -> W.Text:
+    """A text box labelled ``description`` with the CSS ``classes`` that reports its value when
+    the entry is done (Enter, or leaving the box), not at each key."""
+    return with_classes(W.Text(description=description, continuous_update=False, **kw), *classes)
+
+
+def make_call_entry(
+    value: int, low: int, classes: tuple[str, str], on_call: Callable[[], object]
+) -> tuple[W.BoundedIntText, W.Button]:
+    """A "your call" box (``low``..13, showing ``value``) and its "call" button, which calls
+    ``on_call()``; ``classes``: the CSS class of each."""
+    box = W.BoundedIntText(value=value, min=low, max=13, description="your call")
+    button = make_button("call", classes[1], on_click=on_call, button_style="primary")
+    return with_classes(box, classes[0]), button
+
+
 def chart_image(
     *classes: str, width: float = charts.WIDTH, height: float = charts.HEIGHT
 ) -> W.Image:
@@ -101,14 +117,11 @@ class HandPickerView:
                 self.buttons[card] = b
                 row.append(b)
             rows.append(W.HBox(row, layout=W.Layout(align_items="center")))
-        self.text = with_classes(
-            W.Text(
-                placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432",
-                continuous_update=False,
-                layout=W.Layout(width="460px"),
-                description="hand",
-            ),
+        self.text = make_text(
             "cb-hand-text",
+            description="hand",
+            placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432",
+            layout=W.Layout(width="460px"),
         )
         self.text.observe(self._on_text, names="value")
         self.status = make_html("cb-hand-status")
@@ -180,25 +193,19 @@ class CallAdvisorView:
             ),
             "cb-seat",
         )
-        self.earlier = with_classes(
-            W.Text(
-                value=c.earlier_text,
-                placeholder="e.g. 3,4",
-                description="calls before",
-                continuous_update=False,
-                tooltip="the calls already made by the seats before you; they set your seat",
-            ),
+        self.earlier = make_text(
             "cb-earlier",
+            description="calls before",
+            value=c.earlier_text,
+            placeholder="e.g. 3,4",
+            tooltip="the calls already made by the seats before you; they set your seat",
         )
-        self.totals = with_classes(
-            W.Text(
-                value=c.totals_text,
-                placeholder="e.g. 3, 0, 6.2, -1",
-                description="totals",
-                continuous_update=False,
-                tooltip="every seat's total in points before this deal, seat 0 first",
-            ),
+        self.totals = make_text(
             "cb-totals",
+            description="totals",
+            value=c.totals_text,
+            placeholder="e.g. 3, 0, 6.2, -1",
+            tooltip="every seat's total in points before this deal, seat 0 first",
         )
         # the deals of a match under the presets offered (five in each)
         deals = max(Ruleset.preset(name).match_deals or 0 for name in PRESETS)
