@@ -33,8 +33,8 @@ card on the double-dummy line needs no call since its value is the line's value)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, Unpack
 
 from callbreak_lab.cards import (
     Card,
@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Line",
+    "LineOptions",
     "Step",
     "judged_step",
     "play_line",
@@ -416,8 +417,6 @@ def _with_single(
 ) -> list[Step]:
     """``steps`` (played from ``before``) with the single-dummy values of each decision that
     is not forced: the studied seat's on a double-dummy line, every mover's on a play-out."""
-    from dataclasses import replace
-
     from callbreak_lab.analysis.advice import single_dummy_values
 
     pos = before.copy()
@@ -432,6 +431,16 @@ def _with_single(
         out.append(st)
         pos.play(st.card)
     return out
+
+
+class LineOptions(TypedDict, total=False):
+    """The keyword-only options of ``play_line`` and ``playout_line``: ``calls`` (None),
+    ``advice`` ("double"), and for single-dummy advice ``layouts`` (32) and ``seed`` (0)."""
+
+    calls: Iterable[int] | str | None
+    advice: Advice
+    layouts: int
+    seed: int
 
 
 def _advice(advice: Advice, layouts: int, seed: int) -> tuple[int, int] | None:
@@ -449,11 +458,7 @@ def play_line(
     position: Position | Deal | str,
     seat: int,
     rules: Ruleset | str | None = None,
-    *,
-    calls: Iterable[int] | str | None = None,
-    advice: Advice = "double",
-    layouts: int = 32,
-    seed: int = 0,
+    **options: Unpack[LineOptions],
 ) -> Line:
     """The double-dummy line for ``seat`` from ``position`` to the end of the deal, under
     ``rules`` (None: the position's own; a Deal or deal text: ``rules.DEFAULT_RULES``).
@@ -461,38 +466,45 @@ def play_line(
     ``advice="single"``: each of the seat's decisions also carries its single-dummy values
     (``advice.single_dummy_values`` over ``layouts`` layouts, seeded), and the line marks where the
     two judgements disagree (``Line.disagreements``, ``Step.lesson``)."""
-    pos, r = _rules_of(position, rules)
-    seat = check_seat(seat)
-    c = parse_calls(calls, r)
-    single = _advice(advice, layouts, seed)
-    start = pos.copy()
-    line = Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
-    if single is None:
-        return line
-    steps = _with_single(line.steps, start, line, *single)
-    return Line("line", start, r, seat, c, tuple(steps), single=single)
+    return _line(position, seat, rules, **options)
 
 
 def playout_line(
     position: Position | Deal | str,
     rules: Ruleset | str | None = None,
+    **options: Unpack[LineOptions],
+) -> Line:
+    """The self-interested play-out from ``position``, annotated with each mover's values
+    (``advice="single"``: and each mover's single-dummy values, see ``play_line``)."""
+    return _line(position, None, rules, **options)
+
+
+def _line(
+    position: Position | Deal | str,
+    seat: int | None,
+    rules: Ruleset | str | None,
     *,
     calls: Iterable[int] | str | None = None,
     advice: Advice = "double",
     layouts: int = 32,
     seed: int = 0,
 ) -> Line:
-    """The self-interested play-out from ``position``, annotated with each mover's values
-    (``advice="single"``: and each mover's single-dummy values, see ``play_line``)."""
+    """``play_line`` for ``seat``, or ``playout_line`` where ``seat`` is None (the options'
+    defaults: no calls, double-dummy advice, 32 layouts, seed 0)."""
     pos, r = _rules_of(position, rules)
+    if seat is not None:
+        seat = check_seat(seat)
     c = parse_calls(calls, r)
     single = _advice(advice, layouts, seed)
     start = pos.copy()
-    line = Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
+    if seat is None:
+        line = Line("playout", start, r, None, c, tuple(_playout_steps(pos, r, 0)))
+    else:
+        line = Line("line", start, r, seat, c, tuple(_dd_steps(pos, seat, r, 0, None)))
     if single is None:
         return line
     steps = _with_single(line.steps, start, line, *single)
-    return Line("playout", start, r, None, c, tuple(steps), single=single)
+    return replace(line, steps=tuple(steps), single=single)
 
 
 def judged_step(pos: Position, index: int, card: Card) -> Step:
