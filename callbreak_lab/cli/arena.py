@@ -8,6 +8,7 @@ from callbreak_lab.cli.base import (
     Output,
     Parser,
     Subparsers,
+    add_time_limit,
     hidden_alias,
     progress_of,
     rules_of,
@@ -38,12 +39,9 @@ def add_arena(sub: Subparsers, common: Parser) -> None:
     )
     p.add_argument("--deals", type=int, default=10, help="deals (boards: four times as many)")
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and players (default 0)")
-    p.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds per decision: a later answer is a fault; pimc and strong stop their "
+    add_time_limit(
+        p,
+        "seconds per decision: a later answer is a fault; pimc and strong stop their "
         "searches within it (strong then searches from the first trick), a protocol bot gets "
         "it as timeBudget (default: no limit; 1 s for protocol bots)",
     )

@@ -22,6 +22,7 @@ __all__ = [
     "Parser",
     "Subparsers",
     "UsageError",
+    "add_time_limit",
     "hidden_alias",
     "parse_ints",
     "progress_of",
@@ -66,6 +67,11 @@ def progress_of(args: argparse.Namespace, desc: str) -> Iterator[Progress | None
         return
     with progress_bar(desc) as progress:
         yield progress
+
+
+def add_time_limit(p: argparse.ArgumentParser, help: str) -> None:
+    """``--time-limit SECONDS`` (``args.time_limit``; None: no limit), meaning ``help``."""
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help=help)
 
 
 def hidden_alias(p: argparse.ArgumentParser, old: str, dest: str, **kw: Any) -> None:

@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import Any
 
-from callbreak_lab.cli.base import Output, Parser, Subparsers, hidden_alias
+from callbreak_lab.cli.base import Output, Parser, Subparsers, add_time_limit, hidden_alias
 from callbreak_lab.errors import UsageError
 
 # --- serve ----------------------------------------------------------------------------------------
@@ -31,13 +31,7 @@ def add_serve(sub: Subparsers, common: Parser) -> None:
         help="HTTP server processes (default 1); each has its own solver workers. Two roughly "
         "double /v1/evaluate's throughput on two cores (benchmarks/RESULTS.md)",
     )
-    p.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="seconds a solver job may take (the service's solve_timeout setting)",
-    )
+    add_time_limit(p, "seconds a solver job may take (the service's solve_timeout setting)")
     hidden_alias(p, "--solve-timeout", "time_limit", type=float)
     p.add_argument(
         "--log-level",

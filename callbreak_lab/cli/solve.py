@@ -16,13 +16,13 @@ from callbreak_lab.cli.base import (
     Output,
     Parser,
     Subparsers,
-    UsageError,
+    add_time_limit,
     hidden_alias,
     parse_ints,
     progress_of,
     rules_of,
 )
-from callbreak_lab.errors import CallbreakLabError, SolverInputError, check_time_limit
+from callbreak_lab.errors import CallbreakLabError, SolverInputError, UsageError, check_time_limit
 from callbreak_lab.util.fileio import read_lines
 
 # --- line / analyse -----------------------------------------------------------------------------
@@ -98,12 +98,8 @@ def add_analyse(sub: Subparsers, common: Parser) -> None:
         help="judge single-dummy with N layouts a decision (32 is a good start)",
     )
     hidden_alias(p, "--single-dummy", "layouts", type=int)
-    p.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="single-dummy: judge no further card after SECONDS (the review says where it stopped)",
+    add_time_limit(
+        p, "single-dummy: judge no further card after SECONDS (the review says where it stopped)"
     )
     p.add_argument("--seed", type=int, default=0, help="the layouts' seed (single-dummy)")
     p.add_argument(
@@ -219,13 +215,7 @@ def add_advise(sub: Subparsers, common: Parser) -> None:
         "--layouts", type=int, default=32, metavar="N", help="layouts of the hidden cards (32)"
     )
     p.add_argument("--seed", type=int, default=0, help="the layouts' seed")
-    p.add_argument(
-        "--time-limit",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="answer after SECONDS with the layouts solved by then",
-    )
+    add_time_limit(p, "answer after SECONDS with the layouts solved by then")
     p.add_argument(
         "--cards",
         action="store_true",
