@@ -22,6 +22,7 @@ __all__ = [
     "Parser",
     "Subparsers",
     "UsageError",
+    "add_layouts",
     "add_time_limit",
     "hidden_alias",
     "parse_ints",
@@ -67,6 +68,12 @@ def progress_of(args: argparse.Namespace, desc: str) -> Iterator[Progress | None
         return
     with progress_bar(desc) as progress:
         yield progress
+
+
+def add_layouts(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    """``--layouts N`` (``args.layouts``: layouts of the hidden cards), ``default`` when not
+    given, meaning ``help``."""
+    p.add_argument("--layouts", type=int, default=default, metavar="N", help=help)
 
 
 def add_time_limit(p: argparse.ArgumentParser, help: str) -> None:

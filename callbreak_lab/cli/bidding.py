@@ -15,6 +15,7 @@ from callbreak_lab.cli.base import (
     Parser,
     Subparsers,
     UsageError,
+    add_layouts,
     hidden_alias,
     parse_ints,
     progress_of,
@@ -148,13 +149,7 @@ def add_evaluate(sub: Subparsers, common: Parser) -> None:
         metavar="K",
         help="which deal of the match this is, 1..5 (with --totals; 1 alone: the first deal)",
     )
-    p.add_argument(
-        "--layouts",
-        type=int,
-        default=0,
-        metavar="N",
-        help="also solve N random layouts of the other hands (Monte Carlo)",
-    )
+    add_layouts(p, 0, "also solve N random layouts of the other hands (Monte Carlo)")
     hidden_alias(p, "--monte-carlo", "layouts", type=int)
     p.add_argument(
         "--n-jobs",

@@ -16,6 +16,7 @@ from callbreak_lab.cli.base import (
     Output,
     Parser,
     Subparsers,
+    add_layouts,
     add_time_limit,
     hidden_alias,
     parse_ints,
@@ -90,13 +91,7 @@ def add_analyse(sub: Subparsers, common: Parser) -> None:
         "--calls", default=None, help="the four calls, e.g. 3,4,2,3 (over a record's own)"
     )
     p.add_argument("--detail", action="store_true", help="every card's values and reasons")
-    p.add_argument(
-        "--layouts",
-        type=int,
-        default=None,
-        metavar="N",
-        help="judge single-dummy with N layouts a decision (32 is a good start)",
-    )
+    add_layouts(p, None, "judge single-dummy with N layouts a decision (32 is a good start)")
     hidden_alias(p, "--single-dummy", "layouts", type=int)
     add_time_limit(
         p, "single-dummy: judge no further card after SECONDS (the review says where it stopped)"
@@ -211,9 +206,7 @@ def add_advise(sub: Subparsers, common: Parser) -> None:
         "it, HAND is taken as the seat to play's and refused when it cannot be)",
     )
     p.add_argument("--calls", default=None, help="the four calls, e.g. 3,4,2,3")
-    p.add_argument(
-        "--layouts", type=int, default=32, metavar="N", help="layouts of the hidden cards (32)"
-    )
+    add_layouts(p, 32, "layouts of the hidden cards (32)")
     p.add_argument("--seed", type=int, default=0, help="the layouts' seed")
     add_time_limit(p, "answer after SECONDS with the layouts solved by then")
     p.add_argument(
