@@ -12,6 +12,11 @@ tournament's report, with each margin deal by deal.
 
     .venv/bin/python benchmarks/arena.py --deals 200 --jobs 2
     .venv/bin/python benchmarks/arena.py --deals 5 --fields simple --players pimc,cheater
+    .venv/bin/python benchmarks/arena.py --fields pimc --players strong,cheater_model
+
+Besides the built-ins, ``cheater_model`` (``CheaterPlayer(call="model")``: the bid model's
+call, the cards of a player that sees every hand) is the ceiling of what play alone can gain
+over ``strong`` and ``pimc``, which call the same way.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from callbreak_lab import arena
-from callbreak_lab.arena.players import BUILTINS
+from callbreak_lab.arena.players import BUILTINS, CheaterPlayer
 from callbreak_lab.util.fileio import atomic_open
 
 
@@ -64,6 +69,15 @@ def field_table(field: str, rows: list[tuple[str, arena.Report]]) -> str:
     return "\n".join(out)
 
 
+def cheater_model() -> CheaterPlayer:
+    """The ``cheater``'s cards with the bid model's calls."""
+    return CheaterPlayer(call="model")
+
+
+#: players this benchmark builds besides the built-ins, by the name ``--players`` takes
+EXTRA = {"cheater_model": cheater_model}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="online")
@@ -89,7 +103,7 @@ def main() -> None:
             if name == field:
                 continue
             report = arena.run(
-                [name, field, field, field],
+                [EXTRA.get(name, name), field, field, field],
                 args.rules,
                 deals=args.deals,
                 seed=args.seed,
