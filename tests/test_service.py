@@ -154,7 +154,7 @@ def test_monte_carlo_cap(client: TestClient) -> None:
 def test_monte_carlo_admission_by_time_bound() -> None:
     """A Monte Carlo check that cannot finish inside the time bound is refused at once with the
     limit and the reason, not run until its worker is killed (20 s lost, a worker held)."""
-    cfg = Settings(workers=1, solve_timeout=30.0, monte_carlo_sample_ms=1500.0)
+    cfg = Settings(workers=1, time_limit=30.0, monte_carlo_sample_ms=1500.0)
     assert cfg.monte_carlo_cap == 10  # half of 30 s at 1.5 s a sample (two run well inside it)
     with TestClient(create_app(cfg)) as small:
         before = small.get("/healthz").json()["workers"]
@@ -177,7 +177,7 @@ def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
     the samples asked for were solved, inside the time bound (no 503, no killed worker)."""
     # share: 2 s of a 20 s bound (the rest is room for a loaded machine); 500 full-deal
     # samples take longer than 2 s
-    cfg = Settings(workers=1, solve_timeout=20.0, monte_carlo_share=0.1, monte_carlo_sample_ms=1.0)
+    cfg = Settings(workers=1, time_limit=20.0, monte_carlo_share=0.1, monte_carlo_sample_ms=1.0)
     with TestClient(create_app(cfg)) as small:
         resp = small.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 500})
         assert resp.status_code == 200, resp.text  # inside the time bound: no 503
@@ -450,7 +450,7 @@ def test_analyse(client: TestClient) -> None:
 
 
 def test_time_bound_returns_503_and_the_server_goes_on() -> None:
-    with TestClient(create_app(Settings(workers=1, solve_timeout=0.002))) as c:
+    with TestClient(create_app(Settings(workers=1, time_limit=0.002))) as c:
         resp = c.post("/v1/solve", json={"deal": str(DEAL), "playout": True, "card_values": True})
         assert resp.status_code == 503
         assert "time bound" in resp.json()["detail"]
@@ -489,9 +489,9 @@ def test_serve_command_rejects_bad_arguments(capsys: pytest.CaptureFixture[str])
 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "3")
-    monkeypatch.setenv("CALLBREAK_SERVICE_SOLVE_TIMEOUT", "2.5")
+    monkeypatch.setenv("CALLBREAK_SERVICE_TIME_LIMIT", "2.5")
     s = Settings.from_env()
-    assert s.workers == 3 and s.solve_timeout == 2.5
+    assert s.workers == 3 and s.time_limit == 2.5
     assert s.lean_evaluate is True
     monkeypatch.setenv("CALLBREAK_SERVICE_LEAN_EVALUATE", "false")
     assert Settings.from_env().lean_evaluate is False
@@ -503,7 +503,7 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(UsageError, match="CALLBREAK_SERVICE_WORKERS"):
         Settings.from_env()
     # well-typed but unusable values are refused too (0 workers was silently run as 1; a
-    # negative solve_timeout killed every solve with a 503)
+    # negative time_limit killed every solve with a 503)
     monkeypatch.setenv("CALLBREAK_SERVICE_WORKERS", "0")
     with pytest.raises(
         UsageError, match=r"workers must be a whole number 1\.\.256, got 0 \(set by"
@@ -516,9 +516,9 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         {"workers": 0},
         {"workers": -2},
-        {"solve_timeout": -1.0},
-        {"solve_timeout": float("nan")},
-        {"solve_timeout": 0},
+        {"time_limit": -1.0},
+        {"time_limit": float("nan")},
+        {"time_limit": 0},
         {"warmup_timeout": float("nan")},
         {"bot_budget_fraction": 1.5},
         {"max_body_bytes": 0},

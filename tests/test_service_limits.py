@@ -75,7 +75,7 @@ def server() -> Iterator[str]:
         "PYTHONPATH": str(REPO),
         "CALLBREAK_SERVICE_HEADER_TIMEOUT": "1",
         "CALLBREAK_SERVICE_BODY_TIMEOUT": "1",
-        "CALLBREAK_SERVICE_SOLVE_TIMEOUT": "20",
+        "CALLBREAK_SERVICE_TIME_LIMIT": "20",
     }
     argv = [sys.executable, "-m", "callbreak_lab.cli", "serve", "--port", str(port)]
     argv += ["--workers", "2", "--log-level", "warning", "--no-access-log"]

@@ -38,7 +38,7 @@ from callbreak_lab.service import Settings, create_app  # noqa: E402
 APP = create_app(
     Settings(
         workers=1,
-        solve_timeout=15.0,
+        time_limit=15.0,
         monte_carlo_sample_ms=3750.0,
         default_time_budget_ms=300,
         advise_layouts_max=8,

@@ -31,7 +31,7 @@ def add_serve(sub: Subparsers, common: Parser) -> None:
         help="HTTP server processes (default 1); each has its own solver workers. Two roughly "
         "double /v1/evaluate's throughput on two cores (benchmarks/RESULTS.md)",
     )
-    add_time_limit(p, "seconds a solver job may take (the service's solve_timeout setting)")
+    add_time_limit(p, "seconds a solver job may take (the service's time_limit setting)")
     hidden_alias(p, "--solve-timeout", "time_limit", type=float)
     p.add_argument(
         "--log-level",
@@ -70,7 +70,7 @@ def cmd_serve(args: argparse.Namespace) -> Output:
         if not args.time_limit > 0:
             raise UsageError(f"--time-limit must be a positive number of seconds, "
                              f"got {args.time_limit}")  # fmt: skip
-        changes["solve_timeout"] = args.time_limit
+        changes["time_limit"] = args.time_limit
     if not 1 <= args.http_workers <= MAX_WORKERS:
         raise UsageError(f"--http-workers must be 1..{MAX_WORKERS}, got {args.http_workers}")
     settings = dataclasses.replace(Settings.from_env(), **changes)

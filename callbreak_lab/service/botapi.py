@@ -122,7 +122,7 @@ def register(app: FastAPI, svc: Service) -> None:
         remaining = (budget_ms - cfg.bot_margin_ms) / 1000 - (time.monotonic() - t0)
         remaining = min(remaining, cfg.bot_max_search_ms / 1000)
         if cfg.bot_deterministic:
-            remaining = cfg.solve_timeout
+            remaining = cfg.time_limit
         if how == "heuristic" and remaining > _MIN_SEARCH:
             seed = decision_seed(deal_seed(cfg.seed, seen.dealt), len(k.record))
             job = {"knowledge": k, "seed": seed, "time_limit": None}

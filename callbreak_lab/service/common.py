@@ -162,7 +162,7 @@ class Service:
     ) -> Any:
         """A solver job of class ``kind`` (``pool.KINDS``) for ``client`` under the solve time
         bound; JobError(value_error) becomes a 422."""
-        bound = self.settings.solve_timeout if timeout is None else timeout
+        bound = self.settings.time_limit if timeout is None else timeout
         try:
             return await self.pool.run(job, kwargs, bound, kind=kind, client=client)
         except JobError as e:

@@ -39,7 +39,7 @@ class Settings:
 
     #: hard deadline of one solver job (``/v1/solve``, ``/v1/line``, ``/v1/analyse``, Monte Carlo);
     #: the worker process running it is killed when it is hit and the request gets a 503
-    solve_timeout: float = 20.0
+    time_limit: float = 20.0
     #: largest accepted request body in bytes (413 above)
     max_body_bytes: int = 64 * 1024
     #: seconds a request may take to send its headers (408 and a close after); counted from
@@ -69,7 +69,7 @@ class Settings:
     #: expected worker time of one Monte Carlo sample in ms (a layout's play-out and its
     #: guaranteed tricks, one search thread; benchmarks/RESULTS.md, "Service"), for admission
     monte_carlo_sample_ms: float = 400.0
-    #: share of ``solve_timeout`` a Monte Carlo request may be expected to use: the cap's
+    #: share of ``time_limit`` a Monte Carlo request may be expected to use: the cap's
     #: budget, and the time after which its job starts no new sample (the rest of the bound is
     #: room for the last sample's tail)
     monte_carlo_share: float = 0.5
@@ -88,7 +88,7 @@ class Settings:
     warmup_timeout: float = 120.0
     #: seed of the bot's layout sampling (decisions are reproducible for a given request)
     seed: int = 20240607
-    #: the bot searches every layout whatever the ``timeBudget`` (within ``solve_timeout``): its
+    #: the bot searches every layout whatever the ``timeBudget`` (within ``time_limit``): its
     #: answers are then exactly those of the arena's ``strong`` player without a time limit,
     #: reproducible; for tests and for studying the bot, not for a timed tournament
     bot_deterministic: bool = False
@@ -107,7 +107,7 @@ class Settings:
             check_int(getattr(self, name), f"Settings.{name}", low=low, high=high)
 
         for name in (
-            "solve_timeout",
+            "time_limit",
             "warmup_timeout",
             "header_timeout",
             "body_timeout",
@@ -138,13 +138,13 @@ class Settings:
         """The most Monte Carlo samples one request may ask for: ``max_monte_carlo``, or fewer
         when that many are not expected to finish within ``monte_carlo_share`` of the time
         bound."""
-        fits = int(self.solve_timeout * 1000 * self.monte_carlo_share // self.monte_carlo_sample_ms)
+        fits = int(self.time_limit * 1000 * self.monte_carlo_share // self.monte_carlo_sample_ms)
         return max(0, min(self.max_monte_carlo, fits))
 
     @classmethod
     def from_env(cls, prefix: str = "CALLBREAK_SERVICE_") -> Settings:
         """Defaults overridden by environment variables, e.g. ``CALLBREAK_SERVICE_WORKERS=2``,
-        ``CALLBREAK_SERVICE_SOLVE_TIMEOUT=5`` (field name upper-cased after the prefix)."""
+        ``CALLBREAK_SERVICE_TIME_LIMIT=5`` (field name upper-cased after the prefix)."""
         changes: dict[str, Any] = {}
         for f in fields(cls):
             raw = os.environ.get(prefix + f.name.upper())

@@ -70,7 +70,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                     if cap == cfg.max_monte_carlo
                     else f": a layout takes about {cfg.monte_carlo_sample_ms:g} ms of solver "
                     f"time, and {cap} is what fits in {cfg.monte_carlo_share:.0%} of this "
-                    f"service's {cfg.solve_timeout:g} s time bound"
+                    f"service's {cfg.time_limit:g} s time bound"
                 )
                 raise FieldError("layouts", f"at most {cap} layouts, got {req.layouts}{why}")
             body["monte_carlo"] = await svc.run(
@@ -82,7 +82,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                     "rules": rules.to_dict(),
                     "n": req.layouts,
                     "seed": svc.settings.seed,
-                    "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
+                    "time_limit": cfg.time_limit * cfg.monte_carlo_share,
                 },
                 client=client_of(request),
             )
@@ -194,7 +194,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
             "calls": None if calls is None else list(calls),
             "n": req.layouts,
             "seed": req.seed,
-            "time_limit": cfg.solve_timeout * cfg.monte_carlo_share,
+            "time_limit": cfg.time_limit * cfg.monte_carlo_share,
             "cards": req.cards,
         }
         result: dict[str, Any] = await svc.run("long", "advise", job, client=client_of(request))
@@ -225,7 +225,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                     "layouts",
                     f"at most {cfg.review_layouts_max} layouts a decision, got "
                     f"{req.layouts} (a whole deal's review must fit the service's "
-                    f"{cfg.solve_timeout:g} s time bound; the command line has no limit)",
+                    f"{cfg.time_limit:g} s time bound; the command line has no limit)",
                 )
             seats = req.seats
             if seats is not None and (not seats or any(not 0 <= x <= 3 for x in seats)):
@@ -235,7 +235,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                 n=req.layouts,
                 seed=req.seed,
                 seats=seats,
-                time_limit=cfg.solve_timeout * cfg.monte_carlo_share,
+                time_limit=cfg.time_limit * cfg.monte_carlo_share,
             )
         elif req.seats is not None:
             raise FieldError("seats", "seats choose whom a single-dummy review judges: "
