@@ -116,7 +116,7 @@ def _check_card(answer: Any, pos: Position) -> tuple[Card | None, str | None, st
 
 def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, each fault handled where it happens)
     deal: Deal | str,
-    rules: Ruleset | str,
+    rules: Ruleset | str | None,
     players: Sequence[Any],
     names: Sequence[str] | None = None,
     *,
@@ -126,7 +126,8 @@ def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, 
     seed: int = 0,
     deal_index: int = 0,
 ) -> Board:
-    """Play ``deal`` with ``players[s]`` at seat ``s`` (seat 0 calls first and leads).
+    """Play ``deal`` with ``players[s]`` at seat ``s`` (seat 0 calls first and leads) under
+    ``rules`` (None: ``rules.DEFAULT_RULES``).
 
     ``names`` label the players in the record (default their ``name``); ``deal_number`` and
     ``totals`` (tenths, per seat of this deal) are the match's state the views show; players
@@ -220,7 +221,7 @@ def play_deal(  # noqa: C901, PLR0913, PLR0915  (one board from calls to score, 
 
 def play_match(
     deals: Sequence[Deal],
-    rules: Ruleset | str,
+    rules: Ruleset | str | None,
     players: Sequence[Any],
     names: Sequence[str] | None = None,
     *,
