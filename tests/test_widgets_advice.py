@@ -21,7 +21,9 @@ SAFETY_RECORD = (
 
 
 def _viewer() -> PlayLineViewer:
-    return PlayLineViewer(SAFETY_DEAL, 3, "online", calls=[2, 2, 2, 4], record=SAFETY_RECORD)
+    return PlayLineViewer(
+        SAFETY_DEAL, 3, "online", calls=[2, 2, 2, 4], record=SAFETY_RECORD, time_limit=None
+    )
 
 
 def test_the_viewer_judges_single_dummy_when_toggled() -> None:

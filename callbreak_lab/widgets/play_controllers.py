@@ -9,7 +9,13 @@ from typing import Any
 import numpy as np
 
 from callbreak_lab.cards import Card, Deal, Hand, Suit
-from callbreak_lab.errors import CallbreakLabError, CallError, UsageError
+from callbreak_lab.errors import (
+    CallbreakLabError,
+    CallError,
+    UsageError,
+    check_int,
+    check_time_limit,
+)
 from callbreak_lab.game import Position
 from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
@@ -47,6 +53,8 @@ class PlayLineViewer(Observable):
         *,
         calls: Any = None,
         record: str = "",
+        layouts: int = 32,
+        time_limit: float | None = 3.0,
     ) -> None:
         super().__init__()
         from callbreak_lab.analysis import lines
@@ -61,9 +69,10 @@ class PlayLineViewer(Observable):
         self.step = 0
         self.message = ""
         self.judgement = "double"
-        self.layouts = 32
-        #: a single-dummy judgement answers within this many seconds (None: every layout)
-        self.time_limit: float | None = 3.0
+        #: the layouts of a single-dummy judgement, which answers within ``time_limit`` seconds
+        #: (None: every layout, the answer then depends only on the step)
+        self.layouts = check_int(layouts, "layouts", low=1)
+        self.time_limit = check_time_limit(time_limit)
         self._single: dict[tuple[int, int], Any] = {}
         self.show_cards = False
         self._cards: dict[tuple[int, int], Any] = {}

@@ -12,15 +12,8 @@ from callbreak_lab.cards import Card
 from callbreak_lab.render.style import suit_color
 from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import Ruleset
+from callbreak_lab.widgets import views as v
 from callbreak_lab.widgets.table_controller import PlayTable
-from callbreak_lab.widgets.views import (
-    error_html,
-    make_button,
-    make_call_entry,
-    make_html,
-    set_if_changed,
-    with_classes,
-)
 
 __all__ = ["PlayTableView", "play_against_bots"]
 
@@ -44,29 +37,29 @@ class PlayTableView:
 
     def __init__(self, controller: PlayTable) -> None:
         self.controller = c = controller
-        self.table = make_html("cb-play-table")
-        self.status = make_html("cb-play-status")
-        self.call, self.call_button = make_call_entry(
+        self.table = v.make_html("cb-play-table")
+        self.status = v.make_html("cb-play-status")
+        self.call, self.call_button = v.make_call_entry(
             c.rules.min_call, 0, ("cb-play-call", "cb-play-call-button"), self._call
         )
-        self.cards = with_classes(
+        self.cards = v.with_classes(
             W.HBox([], layout=W.Layout(flex_flow="row wrap")), "cb-play-cards"
         )
-        self.hint_button = make_button("hint: what would a good player play?", "cb-hint",
+        self.hint_button = v.make_button("hint: what would a good player play?", "cb-hint",
                                        on_click=self._hint)  # fmt: skip
-        self.hint = make_html("cb-hint-text")
-        self.reading_button = make_button("where are the hidden cards?", "cb-cards",
+        self.hint = v.make_html("cb-hint-text")
+        self.reading_button = v.make_button("where are the hidden cards?", "cb-cards",
                                           on_click=self._reading)  # fmt: skip
-        self.reading = make_html("cb-cards-out")
-        self.progress = with_classes(
+        self.reading = v.make_html("cb-cards-out")
+        self.progress = v.with_classes(
             W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width="240px")), "cb-progress"
         )
         self.progress.layout.visibility = "hidden"
-        self.review_button = make_button("review my play", "cb-review", on_click=self._review)
-        self.next_button = make_button("next deal", "cb-next-deal", on_click=c.new_deal)
-        self.review = make_html("cb-review-out")
-        self.log = make_html("cb-play-log")
-        self.widget = with_classes(
+        self.review_button = v.make_button("review my play", "cb-review", on_click=self._review)
+        self.next_button = v.make_button("next deal", "cb-next-deal", on_click=c.new_deal)
+        self.review = v.make_html("cb-review-out")
+        self.log = v.make_html("cb-play-log")
+        self.widget = v.with_classes(
             W.VBox(
                 [
                     self.table,
@@ -119,7 +112,7 @@ class PlayTableView:
                      layout=W.Layout(width="56px", border="1px solid #aaa"))  # fmt: skip
         b.style.text_color = suit_color(card.suit)
         b.style.button_color = "#ffffff"
-        with_classes(b, "cb-play-card", f"cb-play-{card}")
+        v.with_classes(b, "cb-play-card", f"cb-play-{card}")
         b.on_click(lambda _b, cc=card: self.controller.play(cc))
         return b
 
@@ -157,11 +150,11 @@ class PlayTableView:
             notes=[f"You play seat {c.seat} against three {c.opponents} players."],
             hidden=hidden,
         )
-        set_if_changed(self.table, "value", svg)
+        v.set_if_changed(self.table, "value", svg)
         status = escape(c.status())
         if c.message:
-            status += "<br>" + error_html(c.message)
-        set_if_changed(self.status, "value", f"<div>{status}</div>")
+            status += "<br>" + v.error_html(c.message)
+        v.set_if_changed(self.status, "value", f"<div>{status}</div>")
         calling = c.phase == "call"
         self.call.disabled = self.call_button.disabled = not calling
         self.call.layout.display = self.call_button.layout.display = None if calling else "none"
@@ -171,16 +164,16 @@ class PlayTableView:
         )
         self.cards.children = [self._card_button(x) for x in legal]
         self.hint_button.disabled = not playing
-        set_if_changed(self.hint, "value", self._hint_html() if playing else "")
+        v.set_if_changed(self.hint, "value", self._hint_html() if playing else "")
         self.reading_button.disabled = not playing
         cards = c.last_cards
-        set_if_changed(self.reading, "value", cards._repr_html_() if cards and playing else "")
+        v.set_if_changed(self.reading, "value", cards._repr_html_() if cards and playing else "")
         self.review_button.disabled = not over
         self.next_button.disabled = not over
         rv = c.last_review
-        set_if_changed(self.review, "value", rv._repr_html_() if rv is not None and over else "")
+        v.set_if_changed(self.review, "value", rv._repr_html_() if rv is not None and over else "")
         recent = "<br>".join(escape(x) for x in c.log[-8:])
-        set_if_changed(self.log, "value", f'<div style="color:#555">{recent}</div>')
+        v.set_if_changed(self.log, "value", f'<div style="color:#555">{recent}</div>')
 
 
 def play_against_bots(

@@ -193,19 +193,16 @@ class CallAdvisorView:
             ),
             "cb-seat",
         )
-        self.earlier = make_text(
-            "cb-earlier",
-            description="calls before",
-            value=c.earlier_text,
-            placeholder="e.g. 3,4",
-            tooltip="the calls already made by the seats before you; they set your seat",
-        )
-        self.totals = make_text(
-            "cb-totals",
-            description="totals",
-            value=c.totals_text,
-            placeholder="e.g. 3, 0, 6.2, -1",
-            tooltip="every seat's total in points before this deal, seat 0 first",
+        # (CSS class, label, value, placeholder, tooltip) of the two context boxes
+        boxes = (
+            ("cb-earlier", "calls before", c.earlier_text, "e.g. 3,4",
+             "the calls already made by the seats before you; they set your seat"),
+            ("cb-totals", "totals", c.totals_text, "e.g. 3, 0, 6.2, -1",
+             "every seat's total in points before this deal, seat 0 first"),
+        )  # fmt: skip
+        self.earlier, self.totals = (
+            make_text(css, description=label, value=value, placeholder=hint, tooltip=tip)
+            for css, label, value, hint, tip in boxes
         )
         # the deals of a match under the presets offered (five in each)
         deals = max(Ruleset.preset(name).match_deals or 0 for name in PRESETS)
