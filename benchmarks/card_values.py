@@ -134,7 +134,8 @@ def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
             rows[f"{preset}/{seed}"] = row
         dds_done = dds_done or bool(dds_t)
         print(f"\n### {preset} {rules.kernel_flags()}")
-        print("| measure                      |   median |      p90 |      p99 |      max | total s |")
+        head = " | ".join(f"{x:>8}" for x in ("median", "p90", "p99", "max"))
+        print(f"| {'measure':<28} | {head} | total s |")
         print("|---|---|---|---|---|---|")
         print(summary("card_values, first lead", cv_t))
         if seat_t:
