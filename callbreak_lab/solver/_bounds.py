@@ -35,12 +35,9 @@ def quick_bounds(  # noqa: C901, PLR0912  (the sure-trick counts in turn, each a
     marks, and it is still a bound wherever those marks agree, because every term is at least 0,
     so it never exceeds the full count there. The same for each enemy's count against
     ``hi_stop``."""
-    lb = 0
-    lmark = 0
-    if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
-        lb, lmark = _lower(hands, leader, target, vr, lo_stop)
-        if lb >= lo_stop:
-            return lb, left, lmark, 0
+    lb, lmark = lower_bound(hands, leader, target, left, vr, lo_stop)
+    if lb >= lo_stop:
+        return lb, left, lmark, 0
     tsp = hands[target, 3]
     # each enemy's spades: its top j spades lose at most b_j to target spades above them
     cs = 0
@@ -91,6 +88,21 @@ def quick_bounds(  # noqa: C901, PLR0912  (the sure-trick counts in turn, each a
                 if left - cs < hi_stop:
                     break
     return lb, left - cs, lmark, umark
+
+
+@kernel
+def lower_bound(
+    hands: Ints, leader: int, target: int, left: int, vr: int, lo_stop: int = 99
+) -> tuple[int, int]:
+    """(lower, lower_marks): ``quick_bounds``' lower bound alone, with its ``lo_stop``. The
+    search at a trick boundary uses only this half: the coalition's counts (the upper bound)
+    cut about one node for every hundred the target's do, and computing them at every boundary
+    cost more time than the nodes they saved (benchmarks/HISTORY.md, "Card values")."""
+    lb = 0
+    lmark = 0
+    if lo_stop > left or _lower_cap(hands, target) >= lo_stop:
+        lb, lmark = _lower(hands, leader, target, vr, lo_stop)
+    return lb, lmark
 
 
 @kernel

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._bounds import first_guess, others_of, quick_bounds, spade_margin
+from ._bounds import first_guess, lower_bound, others_of, quick_bounds, spade_margin
 from ._consts import (
     HI,
     MAXPLY,
@@ -254,17 +254,13 @@ def probe(hands: Ints, problem: Problem, k: int, ws: Workspace, table: Table, ru
                     continue
                 ban = ban_root if p == 0 else 0
                 if use_quick and ban == 0:  # the bounds assume a free lead
-                    lb, ub, lmk, umk = quick_bounds(hands, leader, target, left, vr, need, need)
+                    # the target's sure tricks only (``lower_bound``: the coalition's cost more
+                    # than they save here; ``solve_root`` uses both at the root)
+                    lb, lmk = lower_bound(hands, leader, target, left, vr, need)
                     if lb >= need:
                         stats[ST_QUICK_CUTS] += 1
                         r = 1
                         rel = lmk
-                        mode = _RETURN
-                        continue
-                    if ub < need:
-                        stats[ST_QUICK_CUTS] += 1
-                        r = 0
-                        rel = umk
                         mode = _RETURN
                         continue
                 if use_tt and ban == 0:

@@ -375,7 +375,10 @@ def values_of(
         # the root's value comes out of its children's (their best): no proof of the root
         # first, and the pool shares out all of the work instead of the helper joining a proof
         eng.new_generation()
-        guess = estimate_of(root, seat)
+        # one above the root's estimate: a child's probe above its value is a "no" proof, where
+        # the seat's every card is refuted by one reply each, many times cheaper than a "yes"
+        # proof below it, where every reply is (the nodes: benchmarks/HISTORY.md, "Card values")
+        guess = estimate_of(root, seat) + 1
         jobs = [_child_job(root, c, seat, eng, lo, hi, guess) for c in distinct]
     else:
         v = lo if lo == hi else value_of(root, seat, eng, lo=lo, hi=hi)
