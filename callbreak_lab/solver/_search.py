@@ -172,12 +172,7 @@ def probe(hands: Ints, problem: Problem, k: int, ws: Workspace, table: Table, ru
     by ``problem.leader``. ``run.opts[OPT_REVERSE]``: the other seats' moves are tried in reverse
     order at the first plies (a helper thread's search, see ``Engine``).
     """
-    root_pos = problem.pos
-    root_leader = problem.leader
-    target = problem.target
-    mb = problem.mb
-    vr = problem.vr
-    ban_root = problem.ban
+    root_pos, root_leader, target, mb, vr, ban_root = problem  # Problem's fields in order
     pl = ws.pl
     mv = ws.mv
     tc = ws.tc
@@ -463,12 +458,7 @@ def solve_root(  # noqa: C901, PLR0912  (bounds, first guess and the MTD(f) loop
     negative ``guess`` asks for one: the estimate ``first_guess`` at a trick boundary (with
     ``opts[OPT_GUESS]``), else the upper bound.
     """
-    root_pos = problem.pos
-    root_leader = problem.leader
-    target = problem.target
-    mb = problem.mb
-    vr = problem.vr
-    ban_root = problem.ban
+    root_pos, root_leader, target, mb, vr, ban_root = problem  # Problem's fields in order
     opts = run.opts
     pl = ws.pl
     # killers left by an earlier solve (another seat or deal) mislead more often than not, so

@@ -11,15 +11,7 @@ import numpy as np
 
 from callbreak_lab.errors import UsageError
 
-from ._consts import (
-    N_STATS,
-    ST_NODES,
-    ST_PROBES,
-    ST_QUICK_CUTS,
-    ST_SIBLING_SKIPS,
-    ST_TT_HITS,
-    ST_TT_STORES,
-)
+from . import _consts as c
 
 
 class Counters:
@@ -29,8 +21,8 @@ class Counters:
     __slots__ = ("array",)
 
     def __init__(self, array: np.ndarray) -> None:
-        if array.shape != (N_STATS,):
-            raise UsageError(f"a stats array has {N_STATS} counters, got shape {array.shape}")
+        if array.shape != (c.N_STATS,):
+            raise UsageError(f"a stats array has {c.N_STATS} counters, got shape {array.shape}")
         self.array = array
 
     def __add__(self, other: Counters) -> Counters:
@@ -39,29 +31,29 @@ class Counters:
     @property
     def nodes(self) -> int:
         """Nodes entered (each card tried, and each probe's root)."""
-        return int(self.array[ST_NODES])
+        return int(self.array[c.ST_NODES])
 
     @property
     def tt_hits(self) -> int:
         """Table lookups that settled a node."""
-        return int(self.array[ST_TT_HITS])
+        return int(self.array[c.ST_TT_HITS])
 
     @property
     def tt_stores(self) -> int:
         """Table stores (new entries and updates of one)."""
-        return int(self.array[ST_TT_STORES])
+        return int(self.array[c.ST_TT_STORES])
 
     @property
     def quick_cuts(self) -> int:
         """Trick-boundary nodes settled by the sure-trick bounds."""
-        return int(self.array[ST_QUICK_CUTS])
+        return int(self.array[c.ST_QUICK_CUTS])
 
     @property
     def probes(self) -> int:
         """Null-window probes run."""
-        return int(self.array[ST_PROBES])
+        return int(self.array[c.ST_PROBES])
 
     @property
     def sibling_skips(self) -> int:
         """Moves skipped because a searched sibling's result covers them."""
-        return int(self.array[ST_SIBLING_SKIPS])
+        return int(self.array[c.ST_SIBLING_SKIPS])
