@@ -20,6 +20,7 @@ from callbreak_lab.widgets.controllers import (
     HandPicker,
     explain,
     floor_range,
+    format_expected,
 )
 
 HAND = "AKQ2.T98.765.432"
@@ -134,11 +135,25 @@ def test_explain_reads_the_guaranteed_tricks_from_the_floor_shown() -> None:
     floor[[2, 3, 4, 5]] = [0.05, 0.45, 0.40, 0.10]
     fc = forecast_from_dist(np.eye(14)[4], rules, "point", floor=floor)
     text = explain(Hand.parse(HAND), 0, fc)
-    assert text.startswith("4 spades with A K Q: 3-4 guaranteed tricks (85% likely); call 4 ")
+    # the floor (double-dummy value) ranges over the layouts of the other cards: the range and
+    # how often the floor lies in it, never "guaranteed" beside a chance
+    assert text.startswith(
+        "4 spades with A K Q: a floor of 3-4 tricks in 85% of the ways the other cards lie "
+        "(the tricks it takes even when the others play against it, all cards seen); call 4 "
+    ), text
+    assert "guaranteed" not in text and "likely" not in text
     assert floor_range(floor) == (3, 4, pytest.approx(0.85))
     assert floor_range(np.eye(14)[1]) == (1, 1, 1.0)
     one = forecast_from_dist(np.eye(14)[4], rules, "point", floor=np.eye(14)[1])
-    assert ": 1 guaranteed trick (100% likely);" in explain(Hand.parse(HAND), 0, one)
+    assert ": a floor of 1 trick in 100% of the ways" in explain(Hand.parse(HAND), 0, one)
+
+
+def test_expected_scores_show_one_decimal_everywhere() -> None:
+    assert format_expected(24.7) == "2.5"
+    assert format_expected(20.2) == "2.0"  # a whole number keeps its ".0": not read as rounded
+    assert format_expected(-5.0) == "-0.5"
+    assert format_expected(-0.4) == "0.0"
+    assert format_expected(-40) == "-4.0"
 
 
 def test_advisor_resets_when_hand_preset_or_seat_change() -> None:
@@ -467,11 +482,20 @@ def test_trainer_verdict_names_each_expected_score_and_its_chart_is_not_stretche
     mine = best + 1 if best < 13 else best - 1
     assert t.answer(mine) is not None
     verdict = t.verdict()
-    assert re.search(
-        rf"the expected scores are -?[\d.]+ points for your call of {mine} and -?[\d.]+ points "
-        rf"for the model's call of {best}\.$",
-        verdict,
+    r = t.current
+    assert r is not None and r.forecast is not None
+    # the same precision as the advisor's table (page 01) for the same forecast
+    page01 = CallAdvisor(
+        HandPicker(r.hand), preset=t.preset, seat=r.seat, forecaster=random_play_forecast
+    )
+    assert page01.advise() is not None
+    shown = {c: e for c, _p, e in page01.table()}
+    mine_e, best_e = shown[mine], shown[best]
+    assert verdict.endswith(
+        f"the expected scores are {mine_e} points for your call of {mine} and {best_e} points "
+        f"for the model's call of {best}."
     ), verdict
+    assert re.fullmatch(r"-?\d+\.\d", mine_e) and re.fullmatch(r"-?\d+\.\d", best_e)
     t.new_hand()
     same = random_play_forecast(t.current.hand, t.current.seat, t.rules).call  # type: ignore[union-attr]
     t.answer(same)

@@ -25,7 +25,7 @@ from callbreak_lab.cards import (
     check_seat,
 )
 from callbreak_lab.errors import CallbreakLabError, CallError, HandError
-from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, format_tenths, totals_of_points
+from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, totals_of_points
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster, Progress, SourceUnavailable
 
@@ -34,6 +34,7 @@ __all__ = [
     "DealExplorer",
     "HandPicker",
     "explain",
+    "format_expected",
 ]
 
 MAX_CARDS = N_TRICKS  # a full hand: one card a trick
@@ -164,6 +165,14 @@ class HandPicker(Observable):
 _HONOUR_NAMES = (("ace_s", "A"), ("king_s", "K"), ("queen_s", "Q"), ("jack_s", "J"))
 
 
+def format_expected(tenths: float) -> str:
+    """An expected score (in tenths of a point) as points to one decimal, the ".0" kept:
+    24.7 -> "2.5", 20.2 -> "2.0", -5 -> "-0.5". Every page shows expected scores this way, so a
+    whole number never reads as a rounded one."""
+    value = round(float(tenths)) / 10
+    return f"{value + 0.0:.1f}"  # + 0.0: -0.0 shows as 0.0
+
+
 def floor_range(floor: np.ndarray, share: float = 0.8) -> tuple[int, int, float]:
     """``(low, high, p)``: the guaranteed tricks lie in ``low..high`` with probability ``p >=
     share`` (the central ``share`` of the floor distribution: its 10th to 90th percentile)."""
@@ -176,10 +185,13 @@ def floor_range(floor: np.ndarray, share: float = 0.8) -> tuple[int, int, float]
 
 
 def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
-    """One plain-words line: spades, guaranteed tricks, voids, and which call scores best on
-    average. The guaranteed tricks are read from the forecast's floor distribution (the grey
-    outline of the chart), so the words and the chart agree; without a floor they are left
-    out."""
+    """One plain-words line: spades, the floor, voids, and which call scores best on average.
+
+    The floor is the hand's double-dummy value: the tricks it takes even when the other three
+    play against it, every card seen. It depends on how the other 39 cards lie, so it is a
+    distribution over their layouts (the forecast's ``floor``, the grey outline of the chart);
+    the line gives its central range and how often the floor lies there, so the words and the
+    chart agree. Without a floor it is left out."""
     f = feature_dict(hand, seat)
     n = int(f["len_s"])
     honours = " ".join(ch for key, ch in _HONOUR_NAMES if f[key])
@@ -191,7 +203,10 @@ def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
         low, high, p = floor_range(forecast.floor)
         tricks = f"{low}" if low == high else f"{low}-{high}"
         plural = "s" if high != 1 else ""
-        spades += f": {tricks} guaranteed trick{plural} ({100 * p:.0f}% likely)"
+        spades += (
+            f": a floor of {tricks} trick{plural} in {100 * p:.0f}% of the ways the other cards "
+            "lie (the tricks it takes even when the others play against it, all cards seen)"
+        )
     parts = [spades]
     voids = [s.plural for s in SUIT_ORDER[1:] if hand.suit_count(s) == 0]
     if voids and n:
@@ -199,7 +214,7 @@ def explain(hand: Hand, seat: int, forecast: Forecast) -> str:
     adv = forecast.advice
     parts.append(
         f"call {adv.call} scores best on average "
-        f"({format_tenths(round(adv.expected_score))} expected, made "
+        f"({format_expected(adv.expected_score)} points expected, made "
         f"{100 * adv.make_probability:.0f}% of the time)"
     )
     return "; ".join(parts)
@@ -446,7 +461,7 @@ class CallAdvisor(Observable):
         if top is not None:
             best = sorted(rows, key=lambda r: (-r[1], r[0]))[:top]
             rows = sorted(best, key=lambda r: r[0])
-        return [(int(c), f"{100 * p:.0f}%", format_tenths(round(e))) for c, e, p in rows]
+        return [(int(c), f"{100 * p:.0f}%", format_expected(e)) for c, e, p in rows]
 
 
 # ---------------------------------------------------------------------------------------------

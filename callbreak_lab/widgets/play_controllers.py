@@ -20,7 +20,7 @@ from callbreak_lab.game import Position
 from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
-from callbreak_lab.widgets.controllers import Observable
+from callbreak_lab.widgets.controllers import Observable, format_expected
 
 __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 
@@ -481,7 +481,7 @@ class CallingTrainer(Observable):
             f"{format_tenths(self.score_of(r, mine))}, the model's "
             f"{format_tenths(self.score_of(r, best))}. "
         )
-        mean_mine = format_tenths(round(self.expected_of(r, mine)))
+        mean_mine = format_expected(self.expected_of(r, mine))
         if r.table is not None:
             a, b = r.table
             at_table = (
@@ -503,7 +503,7 @@ class CallingTrainer(Observable):
                 + f"Averaged over the forecast, a call of {mine} scores {mean_mine} points."
                 + at_table
             )
-        mean_best = format_tenths(round(self.expected_of(r, best)))
+        mean_best = format_expected(self.expected_of(r, best))
         return (
             line
             + (
