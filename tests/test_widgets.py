@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -302,12 +303,45 @@ def test_picker_view_buttons_and_text_stay_in_sync() -> None:
     assert "remove one before adding A♥" in v.status.value
     assert v.buttons[Card.parse("AH")].style.button_color is None
     v.text.value = "♠AKQJT98765432"
+    _press_enter(v.text)
     assert v.controller.hand == Hand.parse("AKQJT98765432...")
     assert v.text.value == "AKQJT98765432..."
     assert "cb-held" not in v.buttons[Card.parse("TH")]._dom_classes
     v.text.value = "AK.QX"
+    _press_enter(v.text)
     assert "cb-held" in v.buttons[Card.parse("2S")]._dom_classes  # last good hand kept
     assert "a dotted hand has four suits" in v.status.value
+
+
+def _press_enter(box: Any) -> None:
+    """What the browser sends when Enter is pressed in a text box."""
+    box._handle_custom_msg({"event": "submit"}, [])
+
+
+def test_picker_count_follows_the_typing_and_enter_takes_the_hand() -> None:
+    views = _views()
+    v = views.HandPickerView()
+    typed = ""
+    for ch in "AKQ2.T98.765.432":  # the box reports each key, as the browser does
+        typed += ch
+        v.text.value = typed
+        if typed == "AKQ2.T98":  # a dotted hand still being typed counts its cards
+            assert "<b>7</b> of 13 cards" in v.status.value
+            assert "four suits" not in v.status.value
+    assert v.status.value.startswith("<b>13</b> of 13 cards ✓")
+    assert v.controller.hand == Hand() and v.text.value == typed  # not taken, not rewritten
+    v.text.value = "AKQ32.T98.765.432"  # a 14th card: said while typing
+    assert "<b>14</b> of 13 cards" in v.status.value and "at most 13" in v.status.value
+    v.text.value = "AK.QX"  # a problem: said while typing, the entered hand's count kept
+    assert "<b>0</b> of 13 cards" in v.status.value and "four suits" in v.status.value
+    v.text.value = typed
+    _press_enter(v.text)
+    assert v.controller.hand == Hand.parse(typed)
+    assert "cb-held" in v.buttons[Card.parse("AS")]._dom_classes
+    v.text.value = "AKQ2.T98.765.43"  # typed, then a card clicked without Enter: both count
+    v.buttons[Card.parse("2C")].click()
+    assert v.controller.hand == Hand.parse(typed)
+    assert HandPicker().preview("") == (0, "")
 
 
 def _calls_forecaster(hand: Hand, seat: int, rules: Ruleset, **_calls: object) -> Forecast:
@@ -379,7 +413,8 @@ def test_advisor_view_shows_call_charts_and_simulation() -> None:
     v = views.CallAdvisorView(c)
     v.advise.click()
     assert "pick 13 cards first" in v.call.value
-    v.picker.text.value = HAND
+    v.picker.text.value = HAND  # typed, Enter not pressed: counted, taken by the button
+    assert "13</b> of 13" in v.picker.status.value and c.picker.count == 0
     v.seat.value = 1
     v.advise.click()
     fc = c.forecast

@@ -138,6 +138,29 @@ class HandPicker(Observable):
         self._changed()
         return True
 
+    def preview(self, text: str) -> tuple[int, str]:
+        """``(cards, problem)`` of ``text`` as typed, before it is entered (nothing changes): the
+        cards it holds so far and '' while it reads as a hand; a dotted hand still being typed
+        counts with its missing dots (``AKQ2.T98`` holds 7 cards). Text that does not read as
+        a hand gives the entered hand's count and why, as ``set_text`` would."""
+        if not text.strip():
+            return 0, ""
+        candidates = [text]
+        dots = text.count(".")
+        if 0 < dots < 3:
+            candidates.append(text + "." * (3 - dots))
+        problem = ""
+        for candidate in candidates:
+            try:
+                hand = Hand.parse(candidate)
+            except NotationError as exc:
+                problem = problem or str(exc)
+                continue
+            if len(hand) > MAX_CARDS:
+                return len(hand), f"{len(hand)} cards given: a hand has at most 13"
+            return len(hand), ""
+        return self.count, problem
+
     def set_hand(self, hand: Hand) -> None:
         """Replace the hand (at most 13 cards)."""
         if len(hand) > MAX_CARDS:

@@ -17,7 +17,13 @@ from callbreak_lab.render.html import deal_html
 from callbreak_lab.render.style import RED, suit_color
 from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset
 from callbreak_lab.widgets import charts
-from callbreak_lab.widgets.controllers import SUIT_ORDER, CallAdvisor, DealExplorer, HandPicker
+from callbreak_lab.widgets.controllers import (
+    MAX_CARDS,
+    SUIT_ORDER,
+    CallAdvisor,
+    DealExplorer,
+    HandPicker,
+)
 
 __all__ = [
     "CallAdvisorView",
@@ -63,10 +69,22 @@ def make_button(text: str, *classes: str, on_click: Callable[[], object], **kw: 
     return b
 
 
-def make_text(*classes: str, description: str, **kw: Any) -> W.Text:
+def make_text(*classes: str, description: str, continuous: bool = False, **kw: Any) -> W.Text:
     """A text box labelled ``description`` with the CSS ``classes`` that reports its value when
-    the entry is done (Enter, or leaving the box), not at each key."""
-    return with_classes(W.Text(description=description, continuous_update=False, **kw), *classes)
+    the entry is done (Enter, or leaving the box), not at each key; ``continuous=True``: at each
+    key (its owner then takes the entry on Enter, see ``on_enter``)."""
+    box = W.Text(description=description, continuous_update=continuous, **kw)
+    return with_classes(box, *classes)
+
+
+def on_enter(box: W.Text, action: Callable[[], object]) -> None:
+    """Call ``action()`` when Enter is pressed in ``box`` (the browser's "submit" message)."""
+
+    def handle(_widget: W.Widget, content: dict[str, Any], _buffers: object) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit":
+            action()
+
+    box.on_msg(handle)
 
 
 def make_call_entry(
@@ -113,20 +131,24 @@ class HandPickerView:
                 )
                 b.style.text_color = colour
                 with_classes(b, "cb-card", f"cb-card-{card}")
-                b.on_click(lambda _b, c=card: self.controller.toggle(c))
+                b.on_click(lambda _b, c=card: self._toggle(c))
                 self.buttons[card] = b
                 row.append(b)
             rows.append(W.HBox(row, layout=W.Layout(align_items="center")))
+        # the box reports each key: the count and any problem follow the typing (``preview``);
+        # the hand is taken on Enter, or when a button needs it (``commit``)
         self.text = make_text(
             "cb-hand-text",
             description="hand",
+            continuous=True,
             placeholder="e.g. AKQ2.T98.765.432 or ♠AKQ2 ♥T98 ♦765 ♣432",
             layout=W.Layout(width="460px"),
         )
-        self.text.observe(self._on_text, names="value")
+        self.text.observe(self._on_typing, names="value")
+        on_enter(self.text, self.commit)
         self.status = make_html("cb-hand-status")
         clear = make_button("clear", "cb-clear", on_click=self.controller.clear)
-        fill = make_button("random fill", "cb-fill", on_click=self.controller.random_fill)
+        fill = make_button("random fill", "cb-fill", on_click=self._fill)
         self.widget = with_classes(
             W.VBox([*rows, W.HBox([self.text, clear, fill]), self.status]), "cb-hand-picker"
         )
@@ -134,9 +156,29 @@ class HandPickerView:
         self.controller.observe(self.refresh)
         self.refresh()
 
-    def _on_text(self, change: dict[str, Any]) -> None:
+    def _on_typing(self, change: dict[str, Any]) -> None:
+        """A key in the box: show the count and any problem of the text so far."""
         if not self._syncing:
-            self.controller.set_text(change["new"])
+            count, problem = self.controller.preview(change["new"])
+            self._show_status(count, problem)
+
+    def commit(self) -> None:
+        """Take the typed text as the hand (Enter, or before a button uses the hand)."""
+        if self.text.value != self.controller.text:
+            self.controller.set_text(self.text.value)
+
+    def _toggle(self, card: Card) -> None:
+        self.commit()
+        self.controller.toggle(card)
+
+    def _fill(self) -> None:
+        self.commit()
+        self.controller.random_fill()
+
+    def _show_status(self, count: int, message: str) -> None:
+        msg = f" · {error_html(message)}" if message else ""
+        full = " ✓" if count == MAX_CARDS else ""
+        set_if_changed(self.status, "value", f"<b>{count}</b> of 13 cards{full}{msg}")
 
     def refresh(self) -> None:
         """Redraw buttons, text and status from the controller."""
@@ -154,9 +196,7 @@ class HandPickerView:
             set_if_changed(self.text, "value", c.text)
         finally:
             self._syncing = False
-        msg = f" · {error_html(c.message)}" if c.message else ""
-        full = " ✓" if c.complete else ""
-        set_if_changed(self.status, "value", f"<b>{c.count}</b> of 13 cards{full}{msg}")
+        self._show_status(c.count, c.message)
 
 
 def hand_picker(hand: str | None = None) -> W.Widget:
@@ -227,7 +267,7 @@ class CallAdvisorView:
             lambda ch: self._unless_syncing(c.set_earlier_calls, ch["new"]), names="value"
         )
         self.advise = make_button(
-            "Suggest a call", "cb-advise", on_click=c.advise, button_style="primary"
+            "Suggest a call", "cb-advise", on_click=self._advise, button_style="primary"
         )
         self.simulate = make_button(
             "check with simulation",
@@ -314,7 +354,13 @@ class CallAdvisorView:
             f"<th>wins the match</th><th>expected points</th></tr>{rows}</table>"
         )
 
+    def _advise(self) -> None:
+        """The hand as typed (Enter not needed), then the advice."""
+        self.picker.commit()
+        self.controller.advise()
+
     def _simulate(self) -> None:
+        self.picker.commit()
         c = self.controller
         self.progress.max = c.layouts
         self.progress.value = 0
