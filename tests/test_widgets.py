@@ -413,6 +413,8 @@ def test_advisor_view_shows_call_charts_and_simulation() -> None:
     v = views.CallAdvisorView(c)
     v.advise.click()
     assert "pick 13 cards first" in v.call.value
+    for word in ("bid model (modern)", "floor", "Monte Carlo"):  # each word explained
+        assert f"<b>{word}</b>: " in v.help.value or f"<b>{word}</b> (" in v.help.value
     v.picker.text.value = HAND  # typed, Enter not pressed: counted, taken by the button
     assert "13</b> of 13" in v.picker.status.value and c.picker.count == 0
     v.seat.value = 1

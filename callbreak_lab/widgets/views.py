@@ -209,6 +209,17 @@ def hand_picker(hand: str | None = None) -> W.Widget:
 # ---------------------------------------------------------------------------------------------
 
 
+#: the advisor's words in one line each (shown under its results)
+ADVISOR_HELP = (
+    "<b>bid model (modern)</b>: the quick forecast, a model trained on solved random deals; in "
+    "brackets the play rules it was trained for (presets that play alike share one).",
+    "<b>floor</b>: the tricks the hand takes even when the other three play against it, every "
+    "card seen; it depends on where the other cards lie (the grey outline of the chart).",
+    "<b>Monte Carlo</b> (check with simulation): the other 39 cards dealt at random many times, "
+    "each layout played out; slower, the reference the model is checked against.",
+)
+
+
 def _seat_label(seat: int) -> str:
     return f"seat {seat}" + (" (bids first, leads)" if seat == 0 else "")
 
@@ -291,6 +302,10 @@ class CallAdvisorView:
         self.all_calls.observe(lambda _ch: self.refresh(), names="value")
         self.all_calls.layout.display = "none"
         self.sim_note = make_html("cb-sim-note")
+        self.help = make_html(
+            "cb-help",
+            value='<div style="font-size:12px;color:#666">' + "<br>".join(ADVISOR_HELP) + "</div>",
+        )
         self.expected_chart = chart_image("cb-chart-expected")
         self.dist_chart = chart_image("cb-chart-dist")
         self.charts_run = make_html("cb-charts-run")  # data-run of the charts shown (a test hook)
@@ -313,6 +328,7 @@ class CallAdvisorView:
                     self.table,
                     self.all_calls,
                     self.sim_note,
+                    self.help,
                 ]
             ),
             "cb-call-advisor",
