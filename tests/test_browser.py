@@ -13,6 +13,7 @@ entries and presses "Suggest a call": the entry and its error stay, and no resul
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
 import os
@@ -198,9 +199,12 @@ class CDP:
         self.ws.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[CDP]:
-    """Headless Chromium with a fresh profile, connected over CDP."""
+@contextlib.contextmanager
+def chromium(
+    *extra: str, window: str = "1280,1700", cdp_class: type[CDP] | None = None
+) -> Iterator[CDP]:
+    """Headless Chromium with a fresh profile (and ``extra`` switches), connected over CDP to
+    its first page (``cdp_class``: a CDP subclass); closed and stopped when the block ends."""
     profile = tempfile.mkdtemp(prefix="cb-chromium-")
     proc = spawn(
         [
@@ -213,10 +217,11 @@ def browser() -> Iterator[CDP]:
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            *extra,
             f"--user-data-dir={profile}",
             "--remote-debugging-address=127.0.0.1",
             "--remote-debugging-port=0",
-            "--window-size=1280,1700",
+            f"--window-size={window}",
             "about:blank",
         ],
     )
@@ -230,13 +235,20 @@ def browser() -> Iterator[CDP]:
         port = int(port_file.read_text().split()[0])
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as r:
             pages = [t for t in json.load(r) if t["type"] == "page"]
-        cdp = CDP(pages[0]["webSocketDebuggerUrl"])
+        cdp = (cdp_class or CDP)(pages[0]["webSocketDebuggerUrl"])
         try:
             yield cdp
         finally:
             cdp.close()
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[CDP]:
+    """Headless Chromium with a fresh profile, connected over CDP."""
+    with chromium() as cdp:
+        yield cdp
 
 
 #: True when the element's content is wider than its box (a label cut off)

@@ -8,15 +8,12 @@ from __future__ import annotations
 import base64
 import json
 import sys
-import tempfile
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CDP, CHROMIUM, REPO, _free_port, _stop, _wait_http, spawn
+from test_browser import CDP, CHROMIUM, REPO, _free_port, _stop, _wait_http, chromium, spawn
 
 pytestmark = [
     pytest.mark.browser,
@@ -70,45 +67,15 @@ def service_url() -> Iterator[str]:
 def offline_browser() -> Iterator[RecordingCDP]:
     """Headless Chromium that reaches nothing but the loopback: every host name but 127.0.0.1
     resolves to nothing, and any other address goes to a proxy that is not there."""
-    profile = tempfile.mkdtemp(prefix="cb-chromium-")
-    proc = spawn(
-        [
-            str(CHROMIUM),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-            "--proxy-server=http://127.0.0.1:9",  # the loopback itself bypasses a proxy
-            f"--user-data-dir={profile}",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            "--window-size=1280,900",
-            "about:blank",
-        ],
+    offline = (
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+        "--proxy-server=http://127.0.0.1:9",  # the loopback itself bypasses a proxy
     )
-    try:
-        port_file = Path(profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not port_file.exists() or not port_file.read_text().strip():
-            if time.monotonic() > deadline or proc.poll() is not None:
-                pytest.fail("chromium did not open its DevTools port")
-            time.sleep(0.1)
-        port = int(port_file.read_text().split()[0])
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=5) as r:
-            pages = [t for t in json.load(r) if t["type"] == "page"]
-        cdp = RecordingCDP(pages[0]["webSocketDebuggerUrl"])
-        try:
-            cdp.call("Page.enable")
-            cdp.call("Network.enable")
-            yield cdp
-        finally:
-            cdp.close()
-    finally:
-        _stop(proc)
+    with chromium(*offline, window="1280,900", cdp_class=RecordingCDP) as cdp:
+        assert isinstance(cdp, RecordingCDP)
+        cdp.call("Page.enable")
+        cdp.call("Network.enable")
+        yield cdp
 
 
 def _open(browser: RecordingCDP, url: str) -> None:
