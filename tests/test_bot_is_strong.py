@@ -197,6 +197,7 @@ def test_the_views_cover_every_kind() -> None:
     assert {bool(v.calls) for v in views} == {True, False}
 
 
+@pytest.mark.slow  # 61 searches: in make test, not in the two-minute loop
 @pytest.mark.parametrize("index", range(61))
 def test_the_bot_plays_the_arena_players_card_on_the_recorded_requests(
     client: TestClient, index: int

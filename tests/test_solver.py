@@ -167,6 +167,7 @@ def test_all_switches_off_and_tiny_table() -> None:
             assert api.value_of(root, t, eng) == want
 
 
+@pytest.mark.slow  # full-deal card values: in make test, not in the two-minute loop
 @pytest.mark.parametrize("seed", range(3))
 def test_card_values_match_children(seed: int) -> None:
     for hands, trick, leader, mb, vr in _endings(300 + seed, 40, (2, 3, 4)):
