@@ -115,7 +115,13 @@ def test_swagger_ui_renders_the_operations_offline(
     )
     assert {"/v1/evaluate", "/v1/solve", "/v1/advise", "/healthz", "/play"} <= set(paths)
     browser.click(operation)  # opens the operation: its request body and responses
-    browser.wait("document.querySelector('.opblock.is-open .opblock-body') !== null", seconds=20)
+    # the body is drawn after the block opens: wait for its request body and its responses
+    browser.wait(
+        "(() => { const b = document.querySelector('.opblock.is-open');"
+        " return b !== null && b.innerText.includes('Request body')"
+        " && b.innerText.includes('422'); })()",
+        seconds=30,
+    )
     body = browser.js("document.querySelector('.opblock.is-open').innerText")
     assert "Request body" in body and "422" in body
     _screenshot(browser, tmp_path / "docs.png")

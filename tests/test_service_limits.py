@@ -307,7 +307,9 @@ def test_play_budget_counts_from_the_first_byte(server: str) -> None:
     headers = dict(line.decode().lower().split(": ", 1) for line in head_part.split(b"\r\n")[1:])
     assert _legal(req, json.loads(body_part)["value"])
     assert headers["x-callbreak-choice"] == "heuristic", headers
-    assert float(headers["x-callbreak-elapsed-ms"]) >= 450  # the clock started at the headers
+    # the clock started at the headers: counted from the body it would read a few ms (the
+    # server may read the headers a little after they were sent, so not the full 450)
+    assert float(headers["x-callbreak-elapsed-ms"]) >= 300
 
 
 @pytest.mark.slow
