@@ -2,7 +2,8 @@
 
 ``controllers`` (and ``backend``, ``charts``) import no ipywidgets, so they are importable and
 testable without a notebook; the views live in ``views`` and are loaded lazily from here, e.g.
-``from callbreak_lab.widgets import call_advisor``.
+``from callbreak_lab.widgets import call_advisor``. ``on_voila_page()`` (``page``) tells a
+notebook's demo cells to stay silent on the player's Voilà page.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _VIEWS = {
     "board_viewer": "play_views",
     "PlayTableView": "table_view",
     "play_against_bots": "table_view",
+    "on_voila_page": "page",
 }
 
 __all__ = sorted(_VIEWS)
