@@ -30,8 +30,10 @@ The values on a layout are a floor (the other three play together against the se
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypedDict, Unpack
 
@@ -43,17 +45,22 @@ from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.layouts import BETA, NO_LAYOUT
-from callbreak_lab.seat.outcomes import CardOutcome, judge, threads_of
+from callbreak_lab.seat.outcomes import CardOutcome, Judgement, judge, threads_of
+from callbreak_lab.seat.policy import learned_card
 from callbreak_lab.util.progress import Progress
 from callbreak_lab.util.shown import Shown
 from callbreak_lab.util.stats import mean_se
 
 __all__ = [
     "EXACT_LIMIT",
+    "AdviceUpdate",
     "CardOutcome",
+    "DeepenOptions",
     "SingleDummy",
     "SingleDummyOptions",
     "advise",
+    "deepen",
+    "iter_advice",
     "single_dummy_values",
     "values_from_knowledge",
 ]
@@ -186,6 +193,20 @@ class SingleDummyOptions(TypedDict, total=False):
     n_jobs: int | None
     time_limit: float | None
     progress: Progress | None
+    on_update: Callable[[AdviceUpdate], None] | None
+
+
+class DeepenOptions(TypedDict, total=False):
+    """The keyword-only options of ``iter_advice``, passed on to ``deepen``."""
+
+    layouts: int
+    seed: int
+    beta: float
+    exact_limit: int
+    n_jobs: int | None
+    time_limit: float | None
+    progress: Progress | None
+    keep_first: bool
 
 
 def advise(
@@ -244,7 +265,7 @@ def single_dummy_values(
     return replace(sd, position=position.copy())
 
 
-def values_from_knowledge(
+def values_from_knowledge(  # noqa: PLR0913  (the options and the update hook)
     k: Knowledge,
     *,
     layouts: int = 32,
@@ -254,10 +275,109 @@ def values_from_knowledge(
     n_jobs: int | None = -1,
     time_limit: float | None = None,
     progress: Progress | None = None,
+    on_update: Callable[[AdviceUpdate], None] | None = None,
 ) -> SingleDummy:
     """``single_dummy_values`` from what the seat knows (``k``, to move, with its calls and
     tricks won), for a table whose other hands are not known (a bot's request). ``position``
-    of the answer is None."""
+    of the answer is None. ``on_update``: each answer as it deepens (``deepen``); the first
+    layout is solved whatever the time limit, so there is always a value."""
+    final = deepen(
+        k, layouts=layouts, seed=seed, beta=beta, exact_limit=exact_limit, n_jobs=n_jobs,
+        time_limit=time_limit, progress=progress, on_update=on_update, keep_first=True,
+    )  # fmt: skip
+    if final.answer is None:  # the first layout is kept: only a record no layout replays
+        raise SolverInputError("no layout of the hidden cards replays the cards played")
+    return final.answer
+
+
+# --- answers that come at once and deepen -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AdviceUpdate(Shown):
+    """One answer of a deepening advice (``deepen``, ``iter_advice``): ``answer``, the
+    single-dummy values over the ``solved`` layouts solved so far, likeliest first when the
+    time ends them (None before the first is solved: ``card`` is then the learned play
+    policy's card, ``seat.policy.learned_card``, and no value is claimed); ``total``: the
+    distinct layouts drawn; ``final``: no further answer follows (every layout solved, or the
+    time limit or a stop ended the run: ``complete`` tells which)."""
+
+    seat: int
+    card: Card
+    answer: SingleDummy | None
+    solved: int
+    total: int
+    final: bool
+    elapsed_ms: float = field(compare=False)
+
+    @property
+    def source(self) -> str:
+        """``"layouts"`` (the card is the best over the layouts solved) or ``"learned"``."""
+        return "learned" if self.answer is None else "layouts"
+
+    @property
+    def complete(self) -> bool:
+        """The last answer, over every layout drawn (as without a time limit)."""
+        return self.final and self.answer is not None and not self.answer.stopped_early
+
+    def status(self) -> str:
+        """A short line: how many layouts the answer covers and whether it is final."""
+        head = f"{self.solved} of {self.total} layouts"
+        if self.answer is None:
+            head = f"learned card · {head}"
+        if not self.final:
+            return head + "…"
+        return head + (" · final" if self.complete else " · final (stopped before the rest)")
+
+    def text(self) -> str:
+        """The status line, then the values (or the learned card)."""
+        if self.answer is None:
+            return (
+                f"{self.status()}\nseat {self.seat}: {self.card} (the learned play policy's "
+                "card: no layout solved yet)"
+            )
+        return f"{self.status()}\n{self.answer.text()}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"seat", "best", "source", "solved", "total", "final", "complete",
+        "elapsed_ms", "advice"}``: ``advice`` is ``SingleDummy.to_dict()``, None with the
+        learned card."""
+        return {
+            "seat": self.seat,
+            "best": str(self.card),
+            "source": self.source,
+            "solved": self.solved,
+            "total": self.total,
+            "final": self.final,
+            "complete": self.complete,
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "advice": None if self.answer is None else self.answer.to_dict(),
+        }
+
+
+def deepen(  # noqa: PLR0913  (the advice's keyword-only options and its two hooks)
+    k: Knowledge,
+    *,
+    layouts: int = 32,
+    seed: int = 0,
+    beta: float = BETA,
+    exact_limit: int = EXACT_LIMIT,
+    n_jobs: int | None = -1,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+    on_update: Callable[[AdviceUpdate], None] | None = None,
+    stop: threading.Event | None = None,
+    keep_first: bool = False,
+) -> AdviceUpdate:
+    """The advice for ``k.seat`` (to move) that answers at once and deepens: ``on_update`` is
+    called on this thread with an :class:`AdviceUpdate` as soon as the layouts are drawn (the
+    learned card, none solved), after each layout solved (the values over those solved so far)
+    and last with the final answer, which is also returned. Within ``time_limit`` the layouts in
+    flight are stopped and the answer covers those solved (the likeliest first); none solved
+    leaves the learned card (``keep_first``: the first layout is solved whatever the time, as
+    ``values_from_knowledge`` does). Once ``stop`` (a ``threading.Event``) is set no further
+    layout is started. The options as ``values_from_knowledge``; the errors too (no layout
+    fits the table: ``SolverInputError``)."""
     t0 = time.perf_counter()
     n = check_int(layouts, "layouts", low=1)
     exact_limit = check_int(exact_limit, "exact_limit", low=0)
@@ -266,21 +386,86 @@ def values_from_knowledge(
         raise UsageError(f"beta must be a number >= 0, got {beta!r}")
     threads_of(n_jobs)  # checked before any work
     check_time_limit(time_limit)
+    calls = None if any(c is None for c in k.calls) else tuple(int(c) for c in k.calls)  # type: ignore[arg-type]
+    learned: list[Card] = []
+
+    def instant() -> Card:
+        """The learned play policy's card, found once (about a millisecond once loaded)."""
+        if not learned:
+            learned.append(learned_card(k))
+        return learned[0]
+
+    def update(found: Judgement, final: bool) -> AdviceUpdate:
+        elapsed = (time.perf_counter() - t0) * 1000
+        sd = None
+        if found.outcomes is not None:
+            sd = _single_dummy(k, calls, found, final, elapsed)
+        card = instant() if sd is None else sd.best
+        total = len(found.drawn.rows)
+        return AdviceUpdate(k.seat, card, sd, len(found.solved), total, final, elapsed)
+
+    def partial(found: Judgement) -> None:
+        if on_update is not None:
+            on_update(update(found, final=False))
+
     left = None if time_limit is None else max(0.0, float(time_limit) - (time.perf_counter() - t0))
     found = judge(
         k, n, int(seed), beta=float(beta), exact_limit=exact_limit, time_limit=left,
-        n_jobs=n_jobs, keep_first=True, progress=progress,
+        n_jobs=n_jobs, keep_first=keep_first, progress=progress,
+        on_update=None if on_update is None else partial, stop=stop,
     )  # fmt: skip
     if len(found.drawn) == 0:
         raise SolverInputError(NO_LAYOUT)
+    last = update(found, final=True)
+    if on_update is not None:
+        on_update(last)
+    return last
+
+
+def _single_dummy(
+    k: Knowledge, calls: tuple[int, ...] | None, found: Judgement, final: bool, elapsed: float
+) -> SingleDummy:
+    """The values over the layouts ``found`` has solved (``final``: all it will solve)."""
     out = found.outcomes
-    if out is None:
-        raise SolverInputError("no layout of the hidden cards replays the cards played")
+    assert out is not None
     w = found.weights.astype(np.float64)
-    calls = None if any(c is None for c in k.calls) else tuple(int(c) for c in k.calls)  # type: ignore[arg-type]
+    exact = found.exact and final
     return SingleDummy(
         None, k.seat, calls, out.cards,
         len(found.solved) if found.drawn.exact else round(float(w.sum())), len(found.solved),
-        found.exact, float(1.0 / np.sum(out.weights * out.weights)),
-        (time.perf_counter() - t0) * 1000, out.weights, out.samples, found.solved.stopped,
+        exact, float(1.0 / np.sum(out.weights * out.weights)),
+        elapsed, out.weights, out.samples, found.solved.stopped,
     )  # fmt: skip
+
+
+def iter_advice(k: Knowledge, **options: Unpack[DeepenOptions]) -> Iterator[AdviceUpdate]:
+    """``deepen``'s answers as a generator: the advice runs on a thread of its own and each
+    answer is yielded as it comes, the first at once, the last ``final``; closing the generator
+    early stops the advice (no further layout is started). The options as ``deepen``'s; its
+    errors are raised here.
+
+    ::
+
+        for update in iter_advice(Knowledge.at_table(hand, plays, rules, calls)):
+            print(update.status(), update.card)
+    """
+    answers: queue.SimpleQueue[AdviceUpdate | BaseException | None] = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            deepen(k, on_update=answers.put, stop=stop, **options)
+        except BaseException as exc:  # handed to the generator's caller
+            answers.put(exc)
+        answers.put(None)
+
+    worker = threading.Thread(target=run, name="callbreak-advice", daemon=True)
+    worker.start()
+    try:
+        while (got := answers.get()) is not None:
+            if isinstance(got, BaseException):
+                raise got
+            yield got
+    finally:
+        stop.set()
+        worker.join()

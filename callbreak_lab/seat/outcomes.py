@@ -96,6 +96,8 @@ def solve_rows(
     time_limit: float | None = None,
     keep_first: bool = False,
     progress: Progress | None = None,
+    on_result: Callable[[int, T], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> tuple[list[int], list[T], bool, float]:
     """``solve_row`` on each row in order, on this thread, within ``time_limit`` seconds
     (None: every row): no row is started after it, and the search still running then is
@@ -103,7 +105,8 @@ def solve_rows(
     the first row with ``keep_first`` (solved free of the clock, so there is an answer). A row
     whose ``solve_row`` is None is left out too. Returns the rows kept (their numbers), their
     results, whether the time limit left rows out, and the slowest row's seconds (those stopped
-    included). ``progress(done, total)`` after each row."""
+    included). ``progress(done, total)`` after each row; ``on_result(i, result)`` after each row
+    kept; once ``stop`` is set no further row is started (as at the time limit)."""
     from callbreak_lab import solver
 
     index: list[int] = []
@@ -125,6 +128,8 @@ def solve_rows(
         if got is not None:
             index.append(i)
             values.append(got)
+            if on_result is not None:
+                on_result(i, got)
         if progress is not None:
             progress(i + 1, len(rows))
         return True
@@ -137,7 +142,8 @@ def solve_rows(
         if deadline is not None and start < len(rows):
             stack.enter_context(solver.time_limit(max(0.0, deadline - time.perf_counter())))
         for i in range(start, len(rows)):
-            if deadline is not None and time.perf_counter() >= deadline:
+            late = deadline is not None and time.perf_counter() >= deadline
+            if late or (stop is not None and stop.is_set()):
                 stopped = True
                 break
             if not one(i):
@@ -146,7 +152,7 @@ def solve_rows(
     return index, values, stopped, slowest
 
 
-def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the deadline)
+def _side_by_side(  # noqa: C901, PLR0913, PLR0915  (the team's loop: start, collect, stop)
     k: Knowledge,
     rows: np.ndarray,
     deadline: float | None,
@@ -154,9 +160,12 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
     threads: int,
     keep_first: bool,
     progress: Progress | None,
+    on_result: Callable[[int, dict[int, int]], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Solved:
     """``solve_layouts`` on a team of ``threads`` solver threads: at most ``threads`` layouts
-    in flight, helpers kept out until no layout is left to start."""
+    in flight, helpers kept out until no layout is left to start; ``on_result`` and
+    ``progress`` are called on this thread as layouts finish."""
     from callbreak_lab import solver
     from callbreak_lab.solver.team import team
 
@@ -203,11 +212,14 @@ def _side_by_side(  # noqa: C901  (the team's loop: start, collect, stop at the 
                 stopped = stopped or cut
                 if values is not None:
                     results[i] = values
+                    if on_result is not None:
+                        on_result(i, values)
                 done += 1
                 if progress is not None:
                     progress(done, total)
                 nxt = next(queue, None)
                 late = deadline is not None and time.perf_counter() > deadline
+                late = late or (stop is not None and stop.is_set())
                 if nxt is None or late:
                     stopped = stopped or nxt is not None
                     gate.set()  # a core is idle: the running layouts share it
@@ -235,7 +247,7 @@ def threads_of(n_jobs: int | None) -> int:
     return int(n_jobs)
 
 
-def solve_layouts(
+def solve_layouts(  # noqa: PLR0913  (keyword-only options)
     k: Knowledge,
     rows: np.ndarray,
     *,
@@ -244,6 +256,8 @@ def solve_layouts(
     n_jobs: int | None = None,
     keep_first: bool = False,
     progress: Progress | None = None,
+    on_result: Callable[[int, dict[int, int]], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Solved:
     """``solver.card_values`` for ``k.seat`` on each layout (rows of hand masks as dealt) in
     order (``window`` (lo, hi): ``solver.card_values_within``, the values clipped to it), within
@@ -251,7 +265,10 @@ def solve_layouts(
     still being solved then is stopped and left out (``solver.time_limit``), except the first
     row's with ``keep_first`` (so there is an answer). A layout the record cannot replay on is
     left out. ``n_jobs`` (``threads_of``) > 1: layouts side by side on the process's solver team
-    (``solver.team``). ``progress(done, total)`` after each layout."""
+    (``solver.team``). ``progress(done, total)`` after each layout; ``on_result(i, values)``
+    after each layout solved (row ``i``), on this thread, as they finish (not in order); once
+    ``stop`` (a ``threading.Event``) is set no further layout is started and the answer says
+    ``stopped`` (the layouts in flight finish)."""
     threads = threads_of(n_jobs)
     if threads <= 1 or len(rows) < 2:
         index, values, stopped, slowest = solve_rows(
@@ -260,10 +277,12 @@ def solve_layouts(
             time_limit=time_limit,
             keep_first=keep_first,
             progress=progress,
+            on_result=on_result,
+            stop=stop,
         )
         return Solved(tuple(index), tuple(values), stopped, slowest)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress)
+    return _side_by_side(k, rows, deadline, window, threads, keep_first, progress, on_result, stop)
 
 
 # --- each card's outcome ----------------------------------------------------------------------
@@ -415,6 +434,8 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
     n_jobs: int | None = None,
     keep_first: bool = False,
     progress: Progress | None = None,
+    on_update: Callable[[Judgement], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> Judgement:
     """Draw -> solve -> outcomes, the path every judgement of a seat's card takes (the
     players' policy, single-dummy advice and reviews): ``layouts`` layouts of the hidden cards
@@ -424,7 +445,12 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
     ``time_limit`` seconds counted from this call (``solve_layouts`` with ``window``,
     ``n_jobs``, ``keep_first``, ``progress``), and each card's :class:`CardOutcome` over the
     layouts solved, scored against the seat's own call (``objective_call`` False: judged by
-    tricks alone). No layout fitting the table gives no rows and no outcomes."""
+    tricks alone). No layout fitting the table gives no rows and no outcomes.
+
+    ``on_update(judgement)``: the judgement over the layouts solved so far, on this thread,
+    first when the layouts are drawn (none solved, ``outcomes`` None), then after each layout
+    solved (``solved.stopped`` False, standard errors from the weights: never exact); the
+    returned judgement is the last word. ``stop``: see ``solve_layouts``."""
     t0 = time.perf_counter()
     drawn = draw(
         k,
@@ -436,6 +462,18 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
         play_weight=play_weight,
     )
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - t0))
+    call = k.own_call if objective_call else None
+    partial = None
+    if on_update is not None:
+        results: dict[int, dict[int, int]] = {}
+
+        def partial(i: int, values: dict[int, int]) -> None:
+            results[i] = values
+            ordered = sorted(results.items())
+            index, rows = tuple(j for j, _ in ordered), tuple(v for _, v in ordered)
+            on_update(_judgement(drawn, Solved(index, rows, False, 0.0), k, call, exact=False))
+
+        on_update(Judgement(drawn, Solved((), (), False, 0.0), np.zeros(0), None))
     solved = solve_layouts(
         k,
         drawn.rows,
@@ -444,11 +482,18 @@ def judge(  # noqa: PLR0913  (keyword-only options of the one judgement path)
         n_jobs=n_jobs,
         keep_first=keep_first,
         progress=progress,
+        on_result=partial,
+        stop=stop,
     )
+    return _judgement(drawn, solved, k, call, exact=drawn.exact and not solved.stopped)
+
+
+def _judgement(
+    drawn: Layouts, solved: Solved, k: Knowledge, call: int | None, *, exact: bool
+) -> Judgement:
+    """The judgement over the layouts ``solved`` of ``drawn``."""
     weights = drawn.weights[list(solved.index)]
     outcomes = None
     if len(solved):
-        call = k.own_call if objective_call else None
-        exact = drawn.exact and not solved.stopped
         outcomes = card_outcomes(solved.values, weights, k.rules, call, k.won, exact)
     return Judgement(drawn, solved, weights, outcomes)
