@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-__all__ = ["VOILA_ENV", "on_voila_page"]
+__all__ = ["VOILA_ENV", "on_voila_page", "page_query", "page_url"]
 
 #: environment variables Voilà sets in a page's kernel (any one of them marks a page)
 VOILA_ENV = ("VOILA_BASE_URL", "VOILA_SERVER_URL", "VOILA_APP_PORT", "VOILA_KERNEL_ID")
@@ -25,3 +25,26 @@ def on_voila_page(environ: Mapping[str, str] | None = None) -> bool:
     """True in a kernel Voilà started for a page (``environ``: None reads ``os.environ``)."""
     env = os.environ if environ is None else environ
     return any(name in env for name in VOILA_ENV)
+
+
+# --- the page's address (the analysis board's links) ------------------------------------------
+
+
+def page_query(environ: Mapping[str, str] | None = None) -> str:
+    """The query string of the page (without ``?``; '' in Jupyter): Voilà passes it to the
+    page's kernel as ``QUERY_STRING`` (``voila.handler``)."""
+    env = os.environ if environ is None else environ
+    return env.get("QUERY_STRING", "")
+
+
+def page_url(environ: Mapping[str, str] | None = None) -> str:
+    """The page's address without its query ('' in Jupyter): Voilà passes the request's URL to
+    the page's kernel as ``VOILA_REQUEST_URL``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    env = os.environ if environ is None else environ
+    url = env.get("VOILA_REQUEST_URL", "")
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
