@@ -364,7 +364,9 @@ def test_the_advise_command_and_the_service_give_the_library_s_answer(
     with TestClient(create_app(Settings(workers=1, advise_layouts_max=8))) as client:
         r = client.post("/v1/advise", json=body)
         assert r.status_code == 200, r.text
-        assert r.json() == json.loads(json.dumps({**want, "reading": None}))
+        n = want["distinct"]
+        how = {"source": "layouts", "solved": n, "total": n, "complete": True, "reading": None}
+        assert r.json() == json.loads(json.dumps({**want, **how}))
         assert client.post("/v1/advise", json={**body, "seat": 3}).json() == r.json()
         for bad, field, why in (
             ({"layouts": 9}, "layouts", "at most 8 layouts"),

@@ -19,6 +19,7 @@ from callbreak_lab.analysis.advice import (
 from callbreak_lab.cards import Deal
 from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position
+from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat import Knowledge
 from callbreak_lab.seat.policy import learned_card
 
@@ -99,3 +100,28 @@ def test_iter_advice_raises_the_advice_s_errors() -> None:
     k = _knowledge(4, 28)
     with pytest.raises(UsageError, match="layouts"):
         next(iter_advice(k, layouts=0))
+
+
+def test_the_service_answers_what_was_solved_in_a_short_time_limit() -> None:
+    from fastapi.testclient import TestClient
+
+    from callbreak_lab.service import Settings, create_app
+
+    deal = Deal.random(11)
+    body = {"hand": str(deal[0]), "plays": "", "rules": "online", "calls": [3, 3, 3, 3],
+            "layouts": 8}  # fmt: skip
+    k = Knowledge.at_table(deal[0], "", Ruleset.coerce("online"), [3, 3, 3, 3])
+    with TestClient(create_app(Settings(workers=1, advise_layouts_max=8))) as client:
+        # a time limit no layout fits in: the learned card, labelled, and no value claimed
+        r = client.post("/v1/advise", json={**body, "time_limit": 1e-6})
+        assert r.status_code == 200, r.text
+        d = r.json()
+        assert d["source"] == "learned" and d["best"] == str(learned_card(k))
+        assert d["solved"] == 0 and d["total"] >= 1 and not d["complete"] and d["cards"] == []
+        # without one: every layout, complete
+        d = client.post("/v1/advise", json={**body, "plays": "", "layouts": 2}).json()
+        assert d["source"] == "layouts" and d["complete"] and d["solved"] == d["total"] >= 1
+        assert d["best"] == d["cards"][0]["card"]
+        for bad, why in ((1e6, "at most"), (0, "greater than 0")):
+            r = client.post("/v1/advise", json={**body, "time_limit": bad})
+            assert r.status_code == 422 and "time_limit" in r.text and why in r.text, r.text

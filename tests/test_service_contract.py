@@ -172,7 +172,10 @@ def _advise(body: dict[str, Any], data: dict[str, Any]) -> None:
     )  # fmt: skip
     k = Knowledge.at_table(body["hand"], plays, rules, body.get("calls"), seat=body.get("seat"))
     reading = read_cards(k, seed=seed).to_dict() if body.get("cards") else None
-    assert data == _json({**want.to_dict(), "assumed": advice_assumes(k), "reading": reading})
+    how = {"source": "layouts", "solved": want.distinct, "total": want.distinct, "complete": True}
+    assert data == _json(
+        {**want.to_dict(), **how, "assumed": advice_assumes(k), "reading": reading}
+    )
 
 
 def _analyse(body: dict[str, Any], data: dict[str, Any]) -> None:

@@ -127,16 +127,30 @@ def advise(  # noqa: PLR0913  (the advise request's fields, one a parameter)
     seat: int | None = None,
     cards: bool = False,
 ) -> dict[str, Any]:
-    """``advice.advise``: the single-dummy values of the legal cards of the seat to play, as a
-    dict, with the reading its layouts assumed (``assumed``) and, with ``cards``, where the
-    hidden cards are (``reading``: ``seat.reading.read_cards``, from the calls and the plays)."""
-    from callbreak_lab.analysis.advice import advise as advise_
+    """``advice.advise``'s answer as it stands at ``time_limit`` (``advice.deepen``): the
+    single-dummy values of the legal cards of the seat to play over the layouts solved by then,
+    as a dict, with how many (``solved`` of ``total``, ``complete``) and ``source``
+    ("layouts"; "learned" when none was solved: ``best`` is then the learned play policy's card
+    and ``cards`` is empty), the reading its layouts assumed (``assumed``) and, with ``cards``,
+    where the hidden cards are (``reading``: ``seat.reading.read_cards``, from the calls and
+    the plays)."""
+    from callbreak_lab.analysis.advice import deepen
     from callbreak_lab.seat.reading import advice_assumes, read_cards
 
     r = _rules(rules)
-    sd = advise_(hand, plays, r, calls, seat=seat, layouts=n, seed=seed, time_limit=time_limit)
     k = Knowledge.at_table(hand, plays, r, calls, seat=seat)
-    out = {**sd.to_dict(), "assumed": advice_assumes(k)}
+    final = deepen(k, layouts=n, seed=seed, time_limit=time_limit)
+    if final.answer is not None:
+        out = final.answer.to_dict()
+    else:  # no layout solved in the time: the learned card, and no value claimed
+        c = None if any(x is None for x in k.calls) else [int(x) for x in k.calls]  # type: ignore[arg-type]
+        out = {
+            "seat": k.seat, "calls": c, "unit": "tricks" if c is None else "points",
+            "scale": "playout", "best": str(final.card), "layouts": 0, "distinct": 0,
+            "exact": False, "stopped_early": True, "ess": 0.0, "cards": [],
+        }  # fmt: skip
+    out.update(source=final.source, solved=final.solved, total=final.total, complete=final.complete)
+    out["assumed"] = advice_assumes(k)
     if cards:
         out["reading"] = read_cards(k, seed=seed).to_dict()
     return out

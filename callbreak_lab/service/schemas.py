@@ -410,6 +410,14 @@ class AdviseRequest(BaseModel):
         "advise_layouts_max)",
     )  # fmt: skip
     seed: int = Field(0, ge=0, le=2**31 - 1, description="the layouts' seed")
+    time_limit: float | None = Field(
+        None,
+        gt=0,
+        description="seconds the advice may take (default and most: the service's time "
+        "bound's share for analysis): the answer covers the layouts solved by then, the "
+        "likeliest first (solved of total, complete false); with none solved, best is the "
+        "learned play policy's card (source learned) and cards is empty",
+    )
     cards: bool = Field(
         False,
         description="also where the hidden cards are (reading): each card's chance in each other "
@@ -607,13 +615,27 @@ class AdviseResponse(BaseModel):
     unit: Literal["points", "tricks"] = Field(
         description="what the cards are judged by: expected score (with the calls) or tricks"
     )
-    best: CardText = Field(description="the best card")
-    layouts: int = Field(ge=1, description="layouts the values are over (repeats included)")
-    distinct: int = Field(ge=1, description="different layouts solved")
+    best: CardText = Field(
+        description="the best card over the layouts solved (source learned: the learned play "
+        "policy's card)"
+    )
+    layouts: int = Field(ge=0, description="layouts the values are over (repeats included)")
+    distinct: int = Field(ge=0, description="different layouts solved")
     exact: bool = Field(description="every layout consistent with what the seat saw was taken")
     stopped_early: bool = Field(description="the time bound stopped it before every layout")
     ess: float = Field(description="effective sample size of the layouts' weights")
-    cards: list[AdviceCard] = Field(min_length=1, description="the legal cards, best first")
+    cards: list[AdviceCard] = Field(
+        description="the legal cards, best first (empty when no layout was solved in time)"
+    )
+    source: Literal["layouts", "learned"] = Field(
+        description="where best comes from: the layouts solved, or (none solved within the "
+        "time limit) the learned play policy, with no value claimed"
+    )
+    solved: int = Field(ge=0, description="different layouts solved within the time limit")
+    total: int = Field(ge=0, description="different layouts drawn to solve")
+    complete: bool = Field(
+        description="every layout drawn was solved: the answer without a time limit"
+    )
     assumed: Assumed = Field(
         description="the reading of the hidden cards the values assumed: the layouts are "
         "weighted by the other seats' calls (calls; rules without calls), not by the plays"

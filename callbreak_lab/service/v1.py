@@ -161,7 +161,9 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
     async def advise(req: s.AdviseRequest, request: Request) -> dict[str, Any]:
         """At the table: every legal card of the seat to play judged by what it can see (its
         hand, the calls, the cards played), best first: expected score, expected tricks, the
-        chance of making its call and what each card costs (``SingleDummy.to_dict()``)."""
+        chance of making its call and what each card costs (``SingleDummy.to_dict()``), over
+        the layouts solved within ``time_limit`` (``solved`` of ``total``; none solved: the
+        learned play policy's card, ``source`` "learned")."""
         from callbreak_lab.errors import (
             CallbreakLabError,
             IllegalPlayError,
@@ -186,6 +188,12 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
         except CallbreakLabError as e:  # the hand's text, or a hand that does not fit the plays
             raise FieldError("hand", str(e)) from None
         calls = parse_calls(req.calls, rules)
+        bound = cfg.time_limit * cfg.monte_carlo_share
+        if req.time_limit is not None and req.time_limit > bound:
+            raise FieldError(
+                "time_limit", f"at most {bound:g} s (the service's time bound), got "
+                f"{req.time_limit:g}",
+            )  # fmt: skip
         job = {
             "hand": req.hand,
             "plays": req.plays,
@@ -194,7 +202,7 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
             "calls": None if calls is None else list(calls),
             "n": req.layouts,
             "seed": req.seed,
-            "time_limit": cfg.time_limit * cfg.monte_carlo_share,
+            "time_limit": bound if req.time_limit is None else req.time_limit,
             "cards": req.cards,
         }
         result: dict[str, Any] = await svc.run("long", "advise", job, client=client_of(request))
