@@ -45,11 +45,13 @@ pytest: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
-## Serve notebook 01 (evaluate a hand) as a standalone Voilà page on 127.0.0.1 (APP_PORT, APP_ARGS).
-## app/voila.py sets the page's template (nothing from a CDN), the kernel cap and idle culling.
+## Serve the player's pages with Voilà on 127.0.0.1 (APP_PORT, APP_ARGS): http://127.0.0.1:8866/ lists
+## them (evaluate a hand, play against the bots, the analysis board, the calling trainer, play lines),
+## each at /voila/render/<notebook>.ipynb. app/voila.py sets the pages' template (nothing from a
+## CDN), the kernel cap and idle culling.
 APP_PORT ?= 8866
 app: $(STAMP)
-	JUPYTER_PATH=$(CURDIR)/app$${JUPYTER_PATH:+:$$JUPYTER_PATH} $(BIN)/voila notebooks/01_evaluate_a_hand.ipynb --no-browser \
+	JUPYTER_PATH=$(CURDIR)/app$${JUPYTER_PATH:+:$$JUPYTER_PATH} $(BIN)/voila notebooks --no-browser \
 		--Voila.ip=127.0.0.1 --port=$(APP_PORT) --Voila.config_file_paths=$(CURDIR)/app $(APP_ARGS)
 
 ## Headless Chromium and its driver for tests/test_browser.py (Debian packages, as root; only if missing).

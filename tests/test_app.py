@@ -195,14 +195,18 @@ def test_make_app_caps_kernels_culls_a_closed_pages_kernel_and_serves_only_itsel
             env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
         )
     try:
-        url = f"http://127.0.0.1:{port}/"
+        root = f"http://127.0.0.1:{port}/"
+        url = root + "voila/render/01_evaluate_a_hand.ipynb"
         _wait_for(log, f"127.0.0.1:{port}", proc, 120)
+        status, index = _get(root)  # the player's pages, and only those
+        assert status == 200 and "voila/render/09_analysis_board.ipynb" in index
+        assert "05_train_your_own_model" not in index and "http" not in index.replace(root, "")
         status, page = _get(url)  # renders the notebook in a new kernel; no page connects
         assert status == 200
         assert "cb-call-advisor" in page or "application/vnd.jupyter.widget-view+json" in page
         # nothing from another site: every src/href is relative or on this server
         links = re.findall(r"""(?:src|href)=["']([^"']+)""", page)
-        assert links and all(not re.match(r"(https?:)?//", u) or u.startswith(url) for u in links)
+        assert links and all(not re.match(r"(https?:)?//", u) or u.startswith(root) for u in links)
         assert "fontawesome" not in page
         assert "The same in code" not in page and "AKT54" not in page  # "hide-in-app" cells
         status, refused = _get(url)

@@ -27,6 +27,7 @@ def test_notebooks_are_there_and_committed_without_outputs() -> None:
         "06_tournament.ipynb",
         "07_play_against_the_bots.ipynb",
         "08_the_match.ipynb",
+        "09_analysis_board.ipynb",
     ]
     for path in NOTEBOOKS:
         nb = nbformat.read(path, as_version=4)

@@ -26,6 +26,8 @@ _VIEWS = {
     "PlayTableView": "table_view",
     "play_against_bots": "table_view",
     "on_voila_page": "page",
+    "AnalysisBoardView": "board_view",
+    "analysis_board": "board_view",
 }
 
 __all__ = sorted(_VIEWS)

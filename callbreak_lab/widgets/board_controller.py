@@ -307,7 +307,7 @@ class AnalysisBoard(Observable):
         text = f"{where} · seat {pos.to_move} to play"
         if st is not None and not self.at_record_end():
             ok = "a best card" if st.is_best else f"best: {st.best} tricks"
-            text += f" · played {st.card.symbol()} ({st.value} tricks for seat {st.seat}, {ok})"
+            text += f" · played {st.card.symbol()} ({st.value} trick(s) for seat {st.seat}, {ok})"
         if self.branch is not None:
             text += f" · on a branch from card {self.branch.at + 1}"
         return text
@@ -391,39 +391,45 @@ class AnalysisBoard(Observable):
         single-dummy judgement of the mistake tried again (``judged``), else the double-dummy
         deal totals."""
         if judged is not None and judged.sd is not None:
-            sd = judged.sd
-            unit = "points" if sd.unit == "points" else "tricks"
-            best, cost = sd.best, sd.cost(card)
-            threshold = self.reviewed.threshold if self.reviewed is not None else 0.05
-            mine, top = sd.value(card), sd.value(best)
-            if cost <= threshold:
-                than = "" if card == best else f" ({best.symbol()})"
-                return (
-                    f"{card.symbol()} is as good as the best{than}: {mine:+.2f} "
-                    f"{unit} expected against {top:+.2f} at the table (the card played, "
-                    f"{judged.card.symbol()}, cost {judged.cost:.2f})."
-                )
-            return (
-                f"{card.symbol()} is not the best: it costs {cost:.2f} {unit} against "
-                f"{best.symbol()} ({mine:+.2f} against {top:+.2f} expected at the table; the "
-                f"card played, {judged.card.symbol()}, cost {judged.cost:.2f}). Try again."
-            )
+            return self._table_verdict(card, judged)
         st = self.values()
-        if st is None:
-            return ""
-        value = st.values.get(card)
-        if value is None:
+        value = None if st is None else st.values.get(card)
+        if st is None or value is None:
             return ""
         best = st.best_cards()[0]
         if value == st.best:
-            than = "" if card == best else f" ({best.symbol()})"
+            what = "a best card" if card == best else f"as good as the best ({best.symbol()})"
             return (
-                f"{card.symbol()} is as good as the best{than}: seat {st.seat} ends with "
-                f"{value} tricks double-dummy."
+                f"{card.symbol()} is {what}: seat {st.seat} ends with {value} tricks double-dummy."
             )
         return (
             f"{card.symbol()} is not the best: seat {st.seat} ends with {value} tricks "
             f"double-dummy, {st.best} with {best.symbol()}."
+        )
+
+    def _table_verdict(self, card: Card, judged: CardJudgement) -> str:
+        """``verdict`` by the review's single-dummy values of the mistake ``judged``."""
+        sd = judged.sd
+        assert sd is not None
+        unit = "points" if sd.unit == "points" else "tricks"
+        best, cost = sd.best, sd.cost(card)
+        threshold = self.reviewed.threshold if self.reviewed is not None else 0.05
+        mine, top = sd.value(card), sd.value(best)
+        played = f"the card played, {judged.card.symbol()}, cost {judged.cost:.2f}"
+        if card == best:
+            return (
+                f"{card.symbol()} is the best card at the table: {mine:+.2f} {unit} expected "
+                f"({played})."
+            )
+        if cost <= threshold:
+            return (
+                f"{card.symbol()} is as good as the best ({best.symbol()}): {mine:+.2f} {unit} "
+                f"expected against {top:+.2f} at the table ({played})."
+            )
+        return (
+            f"{card.symbol()} is not the best: it costs {cost:.2f} {unit} against "
+            f"{best.symbol()} ({mine:+.2f} against {top:+.2f} expected at the table; "
+            f"{played}). Try again."
         )
 
     # --- the review ---------------------------------------------------------------------------
