@@ -1,4 +1,4 @@
-# Voilà configuration of the standalone page (`make app` passes --Voila.config_file_paths=app).
+# Voilà configuration of the player's pages (`make app` passes --Voila.config_file_paths=app).
 # Command-line options (APP_ARGS) override these values.
 # ruff: noqa: F821  (`c`, the configuration, is given by traitlets when it loads this file)
 

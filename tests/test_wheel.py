@@ -54,6 +54,9 @@ MODEL_FILES = sorted(
 #: the match equity's recorded deals, one file and its card a preset
 EQUITY_FILES = sorted(f"equity_{p}.{ext}" for p in PRESETS for ext in ("npz", "json"))
 SHIPPED = sorted(MODEL_FILES + EQUITY_FILES)
+#: the card-chance model of "why this call" and its card (``bidding.cardchances``)
+WHY_FILES = ["why_cards.joblib", "why_cards.json"]
+SHIPPED = sorted([*SHIPPED, *WHY_FILES])
 #: the assets of the service's documentation pages, with their licences (service/static/)
 STATIC_FILES = sorted(
     p.relative_to(PACKAGE).as_posix()
@@ -115,6 +118,8 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
         "package-data"
     ]["callbreak_lab"]
     for name in MODEL_FILES + EQUITY_FILES:
+        assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name
+    for name in WHY_FILES:
         assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name
     for name in STATIC_FILES:  # the service's /docs and /redoc assets and their licences
         assert any(fnmatch.fnmatch(name, p) for p in patterns), name

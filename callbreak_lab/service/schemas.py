@@ -239,6 +239,12 @@ class EvaluateRequest(BaseModel):
         "needs no totals",
         examples=[5],
     )
+    explain: bool = Field(
+        False,
+        description="also answer why this call (`explain`): each card's chance of taking a "
+        "trick in the play-out, each suit's expected tricks and where the counting rules of "
+        "thumb are wrong for the hand (a few milliseconds)",
+    )
 
 
 class CallRow(BaseModel):
@@ -299,6 +305,57 @@ class MatchAdvice(BaseModel):
     calls: list[MatchCallRow] = Field(description="every legal call, lowest first")
 
 
+class CardChanceRow(BaseModel):
+    """One card of the hand: its chance of taking a trick and what a counting rule counts."""
+
+    card: str = Field(description="the card, e.g. 'QS'")
+    chance: float = Field(ge=0, le=1, description="chance it takes a trick in the play-out")
+    ruff: float = Field(ge=0, le=1, description="of that, the chance it takes one by a ruff")
+    scaled: float = Field(
+        ge=0, le=1, description="the chance shifted so the cards add up to advisor_expected"
+    )
+    counted: float = Field(ge=0, description="what the counting rule counts for it")
+    reason: str = Field(description="why the rule counts it ('' when it counts nothing)")
+
+
+class SuitTricksRow(BaseModel):
+    """One suit's expected tricks."""
+
+    suit: Literal["c", "d", "h", "s"] = Field(description="the suit's letter")
+    symbol: str = Field(description="the suit's symbol")
+    length: int = Field(ge=0, le=13, description="the hand's cards of the suit")
+    expected: float = Field(ge=0, description="expected tricks of the suit's cards")
+    high: float = Field(
+        ge=0, description="of them: its A K Q (spades: every trick on a spade lead)"
+    )
+    low: float = Field(ge=0, description="of them: its lower cards (spades: 0)")
+    ruffs: float = Field(ge=0, description="spades: tricks on other suits' leads; else 0")
+    counted: float = Field(ge=0, description="what the counting rule counts in the suit")
+
+
+class CallExplanationModel(BaseModel):
+    """Why this call: the cards' chances, the suits' tricks, the counting rules' view."""
+
+    hand: str = Field(description="the hand")
+    seat: int = Field(ge=0, le=3, description="its seat")
+    rules: str = Field(description="the ruleset's name")
+    earlier_calls: list[int] | None = Field(description="the earlier calls used (null: none)")
+    call: int = Field(description="the call explained (the match's call when totals are given)")
+    total: float = Field(ge=0, le=13, description="the cards' chances added up")
+    advisor_expected: float = Field(
+        ge=0, le=13, description="the call advisor's expected tricks (the bid model's)"
+    )
+    cards: list[CardChanceRow] = Field(description="the 13 cards, spades hearts clubs diamonds")
+    suits: list[SuitTricksRow] = Field(description="the four suits, spades first")
+    baseline: str = Field(description="the counting rule compared with")
+    baseline_total: float = Field(description="what it counts for the hand")
+    baseline_counts: dict[str, float] = Field(description="every counting rule's count")
+    disagreements: list[str] = Field(
+        description="the cards where the rule and the chance differ by a third of a trick "
+        "or more, largest first"
+    )
+
+
 class EvaluateResponse(BaseModel):
     """The call decision for one hand."""
 
@@ -323,6 +380,9 @@ class EvaluateResponse(BaseModel):
     monte_carlo: MonteCarloCheck | None = Field(None, description="null: not asked for")
     match: MatchAdvice | None = Field(
         None, description="the call for the match (null: no totals or deal_of_match given)"
+    )
+    explain: CallExplanationModel | None = Field(
+        None, description="why this call (null: `explain` not asked for)"
     )
 
 
