@@ -191,6 +191,12 @@ class _Linear:
         return _softmax(((x - self.mean) / self.scale) @ self.coef + self.intercept)
 
 
+def compile_predictor(est: Any) -> Any | None:
+    """A fast numpy predictor (``.proba(x)``) equivalent to ``est.predict_proba`` for a few
+    rows (None when ``est`` is of no supported kind); the card-chance model uses it too."""
+    return _compile(est)
+
+
 def _compile(est: Any) -> Any | None:
     """A fast numpy predictor equivalent to ``est.predict_proba`` (None when not supported)."""
     if isinstance(est, OrdinalLogit):

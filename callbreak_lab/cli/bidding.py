@@ -160,6 +160,13 @@ def add_evaluate(sub: Subparsers, common: Parser) -> None:
     )
     hidden_alias(p, "--jobs", "n_jobs", type=int)
     p.add_argument("--quiet", action="store_true", help="no progress bar (--layouts)")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="why this call: each card's chance of taking a trick in the play-out, each suit's "
+        "expected tricks (spades: top tricks and ruffs) and where the counting rules of thumb "
+        "are wrong for the hand (with --json: the answer's 'explain')",
+    )
     p.set_defaults(run=cmd_evaluate)
 
 
@@ -225,10 +232,18 @@ def _evaluate_hand(args: argparse.Namespace, rules: Ruleset, earlier: list[int] 
             "distribution": mc.playout_dist.tolist(),
         }
     text = ev.format_recommendation(rec, mc)
+    call = None
     if args.totals is not None or args.deal_of_match is not None:
         match = _match(args, rec)
         data["match"] = match.to_dict()
         text += "\n\nfor the match: " + match.text()
+        call = match.call
+    if args.explain:
+        from callbreak_lab.bidding.explain import explain_call
+
+        why = explain_call(rec.hand, rec.seat, rules, earlier_calls=earlier, call=call)
+        data["explain"] = why.to_dict()
+        text += "\n\n" + why.text()
     return Output(text, data)
 
 
@@ -240,6 +255,8 @@ def _evaluate_file(args: argparse.Namespace, rules: Ruleset, earlier: list[int] 
         raise UsageError("evaluate: --totals and --deal-of-match work with one hand, not --file")
     if args.layouts:
         raise UsageError("evaluate: --layouts works with one hand, not with --file")
+    if args.explain:
+        raise UsageError("evaluate: --explain works with one hand, not with --file")
     if earlier is not None:
         raise UsageError("evaluate: --earlier-calls works with one hand, not with --file")
     if args.seat is not None:  # it was ignored: every line without a seat was seat 0

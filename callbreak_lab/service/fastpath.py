@@ -40,13 +40,14 @@ def _is_json(scope: Scope) -> bool:
 
 def lean_evaluate(svc: Service, body: bytes) -> bytes | None:
     """The JSON answer to an evaluate request body, or None when the body is anything but a
-    valid request without a Monte Carlo check (the FastAPI route then answers it)."""
+    valid request without a Monte Carlo check or ``explain`` (the FastAPI route then answers
+    it)."""
     try:
         data: Any = json.loads(body)
         req = s.EvaluateRequest.model_validate(data)
     except (ValueError, ValidationError, RecursionError):  # RecursionError: JSON nested too deep
         return None
-    if req.layouts is not None:
+    if req.layouts is not None or req.explain:  # a Monte Carlo check or why this call: the route
         return None
     try:
         _hand, _rules, out = evaluate_hand(svc, req)

@@ -86,6 +86,8 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                 },
                 client=client_of(request),
             )
+        if req.explain:
+            body["explain"] = _explain(req, hand, rules, body)
         # serialised here, once (the response model documents it; no second validation pass)
         content = s.EvaluateResponse(**body).model_dump_json()
         return Response(content, media_type="application/json")
@@ -250,3 +252,19 @@ def register(app: FastAPI, svc: Service) -> None:  # noqa: C901, PLR0915  (six s
                              "give layouts too")  # fmt: skip
         result: dict[str, Any] = await svc.run("long", name, job, client=client_of(request))
         return result
+
+
+def _explain(req: s.EvaluateRequest, hand: Any, rules: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """``/v1/evaluate``'s ``explain``: why the answer's call (the match's call when given)."""
+    from callbreak_lab.bidding.explain import explain_call
+    from callbreak_lab.errors import CallbreakLabError
+
+    match = body.get("match")
+    call = match["call"] if isinstance(match, dict) else body["call"]
+    try:
+        why = explain_call(
+            hand, req.seat, rules, earlier_calls=body.get("earlier_calls"), call=call
+        )
+    except CallbreakLabError as e:
+        raise FieldError("explain", str(e)) from None
+    return why.to_dict()
