@@ -2,6 +2,10 @@
 # Command-line options (APP_ARGS) override these values.
 # ruff: noqa: F821  (`c`, the configuration, is given by traitlets when it loads this file)
 
+import os
+
+from tornado.web import HTTPError
+
 # The page's template (app/voila/templates/callbreak, found through JUPYTER_PATH=app): Voilà's
 # "lab" template without anything from a CDN (no Font Awesome, no Mermaid loader) and without the
 # cells tagged "hide-in-app".
@@ -29,3 +33,24 @@ c.MappingKernelManager.cull_interval = 30
 # for 15 minutes gives its kernel back as well (it then needs a reload), so forgotten tabs
 # cannot hold all 8 kernels for ever.
 c.AppKernelManager.cull_connected_timeout = 900
+
+# The player's pages, the notebooks listed by the first page (voila/templates/callbreak/
+# tree-lab.html). The other notebooks are code to read in Jupyter (`make lab`): all of their
+# output is a demonstration, so the app does not serve them (404 before a kernel starts).
+PLAYER_PAGES = (
+    "01_evaluate_a_hand.ipynb",
+    "02_play_lines.ipynb",
+    "04_calling_trainer.ipynb",
+    "07_play_against_the_bots.ipynb",
+    "09_analysis_board.ipynb",
+)
+
+
+def players_pages_only(handler, notebook, cwd):
+    """Voilà's prelaunch hook: refuse a notebook that is not one of the player's pages."""
+    name = os.path.basename(handler.request.path)
+    if name not in PLAYER_PAGES:
+        raise HTTPError(404, f"{name} is not one of the pages of this app")
+
+
+c.VoilaConfiguration.prelaunch_hook = players_pages_only

@@ -4,8 +4,9 @@ from the navigation to the page's first control answering a click.
 For each page: one opening to warm up (the server's first render, numba's cache read into
 memory), then ``--runs`` timed openings, each in a fresh page (a new kernel, as a player gets):
 ``control`` is when the control appears, ``answer`` when the page shows its answer to a click on
-it (the kernel ran the click's handler). Between openings the browser goes to about:blank, so
-Voilà shuts the page's kernel down. The machine's load average is printed beside the times.
+it (the kernel ran the click's handler). Between openings the browser goes to about:blank; the
+server runs without its kernel cap and culls a left page's kernel after 10 s. The machine's load
+average is printed beside the times.
 
     .venv/bin/python benchmarks/pages.py [--runs 3] [--pages 01 07 09] [--json out.json]
 
@@ -27,6 +28,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from test_browser import CDP, _free_port, _stop, _wait_http, chromium, spawn  # noqa: E402
+
+#: no kernel cap here (each opening is a new kernel) and a left page's kernel culled after 10 s
+#: instead of 120 s, so the openings of a run never wait for a free kernel
+APP_ARGS = (
+    "--Voila.port_retries=0 --AppKernelManager.max_kernels=0 "
+    "--MappingKernelManager.cull_idle_timeout=10 --MappingKernelManager.cull_interval=2"
+)
 
 
 @dataclass(frozen=True)
@@ -104,8 +112,7 @@ def main() -> None:
 
     port = _free_port()
     proc = spawn(
-        ["make", "--no-print-directory", "app", f"APP_PORT={port}",
-         "APP_ARGS=--Voila.port_retries=0"],
+        ["make", "--no-print-directory", "app", f"APP_PORT={port}", f"APP_ARGS={APP_ARGS}"],
         cwd=REPO,
         env={**os.environ, "JUPYTER_PLATFORM_DIRS": "1"},
     )  # fmt: skip

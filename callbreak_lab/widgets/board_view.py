@@ -43,7 +43,7 @@ class AnalysisBoardView:
                 value="" if spec is None else str(spec.deal),
                 description="deal",
                 placeholder="four hands, seats 0..3: AKQ2.T98.765.432 …, or one per line",
-                layout=W.Layout(width="100%", height="64px"),
+                layout=W.Layout(width="96%", height="64px"),
             ),
             "cb-board-deal",
         )
@@ -52,7 +52,7 @@ class AnalysisBoardView:
                 value="" if spec is None else spec.record_text,
                 description="record",
                 placeholder="cards played from the start, seat 0 leading: 6H 8H 5H QH | 7C …",
-                layout=W.Layout(width="100%", height="64px"),
+                layout=W.Layout(width="96%", height="64px"),
             ),
             "cb-board-record",
         )
