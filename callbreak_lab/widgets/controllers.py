@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from callbreak_lab.bidding.calls import check_earlier_calls
+from callbreak_lab.bidding.explain import CallExplanation
 from callbreak_lab.bidding.features import feature_dict
 from callbreak_lab.bidding.match import MatchCall, check_deal_of_match, match_call_for
 from callbreak_lab.cards import (
@@ -296,6 +297,10 @@ class CallAdvisor(Observable):
         self.forecast: Forecast | None = None
         self.simulation: SimulationCheck | None = None
         self.explanation = ""
+        #: why this call (``bidding.explain``): each card's chance, the suits' tricks, the
+        #: counting rules' view; None before advice or when it cannot be had (``why_error``)
+        self.why: CallExplanation | None = None
+        self.why_error = ""
         self.error = ""
         self.runs = 0
         self.picker.observe(self._hand_changed)
@@ -412,6 +417,7 @@ class CallAdvisor(Observable):
     def _reset(self) -> None:
         """Drop the advice; a refused "calls before" entry stays reported in ``error``."""
         self.forecast, self.simulation, self.explanation = None, None, ""
+        self.why, self.why_error = None, ""
         self.match, self.match_error = None, self.standing_error
         self.error = f"calls before: {self.earlier_error}" if self.earlier_error else ""
         self._changed()
@@ -421,12 +427,12 @@ class CallAdvisor(Observable):
         self.simulation = None
         self.runs += 1
         if self.earlier_error:  # never advise past a refused entry: its text is still shown
-            self.forecast, self.explanation = None, ""
+            self.forecast, self.explanation, self.why = None, "", None
             self.error = f"calls before: {self.earlier_error}; correct or clear them to get a call"
             self._changed()
             return None
         if not self.picker.complete:
-            self.forecast, self.explanation = None, ""
+            self.forecast, self.explanation, self.why = None, "", None
             self.error = f"pick 13 cards first ({self.picker.count} so far)"
             self._changed()
             return None
@@ -434,7 +440,7 @@ class CallAdvisor(Observable):
         try:
             check_earlier_calls(self.earlier_calls, len(self.earlier_calls), rules)
         except CallError as exc:  # the preset changed since the calls were given
-            self.forecast, self.explanation = None, ""
+            self.forecast, self.explanation, self.why = None, "", None
             self.error = f"{self.preset}: {exc}"
             self._changed()
             return None
@@ -443,13 +449,33 @@ class CallAdvisor(Observable):
             fc = self.forecaster(self.picker.hand, self.seat, rules, **extra)
         except SourceUnavailable as exc:
             self.forecast, self.explanation, self.error = None, "", str(exc)
+            self.why = None
             self._changed()
             return None
         self.forecast, self.error = fc, ""
         self.explanation = explain(self.picker.hand, self.seat, fc)
         self._match(fc)
+        self._why(fc)
         self._changed()
         return fc
+
+    def _why(self, fc: Forecast) -> None:
+        """Why the call shown (the match's call when a standing is given): each card's chance
+        of taking a trick and the counting rules' view (``why``, else ``why_error``)."""
+        from callbreak_lab.bidding.explain import explain_call  # loads the card model
+
+        call = self.match.call if self.match is not None else fc.call
+        try:
+            self.why = explain_call(
+                self.picker.hand,
+                self.seat,
+                self.rules,
+                earlier_calls=self.earlier_calls or None,
+                call=call,
+            )
+            self.why_error = ""
+        except CallbreakLabError as exc:  # e.g. the card model is not installed
+            self.why, self.why_error = None, f"why this call: {exc}"
 
     def check_with_simulation(
         self, progress: Progress | None = None, seed: int = 0

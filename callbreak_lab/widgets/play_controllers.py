@@ -286,6 +286,9 @@ class Round:
     #: with ``CallingTrainer(table=True)``: the seat's tricks when four ``strong`` players play
     #: the deal, the seat calling the person's call, then the model's
     table: tuple[int, int] | None = None
+    #: why the model's call (``bidding.explain``): each card's chance of taking a trick, the
+    #: suits' tricks, the counting rules' view (None before the answer or when unavailable)
+    why: Any = None
 
     @property
     def hand(self) -> Hand:
@@ -401,10 +404,20 @@ class CallingTrainer(Observable):
             self._changed()
             return None
         r.call, r.forecast, r.simulation, r.tricks, r.table = c, fc, sim, tricks, table
+        r.why = self._why(r, fc.call)
         self.history.append(r)
         self.message = ""
         self._changed()
         return r
+
+    def _why(self, r: Round, call: int) -> Any:
+        """Why the model's ``call`` for the round's hand (None when the card model is missing)."""
+        from callbreak_lab.bidding.explain import explain_call
+
+        try:
+            return explain_call(r.hand, r.seat, self.rules, call=call)
+        except CallbreakLabError:
+            return None
 
     # --- results ----------------------------------------------------------------------------
     def score_of(self, r: Round, call: int) -> int:

@@ -14,7 +14,7 @@ from callbreak_lab.render.style import PLAYED, suit_color
 from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import charts
-from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
+from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer, Round
 from callbreak_lab.widgets.views import (
     chart_image,
     error_html,
@@ -279,6 +279,7 @@ class CallingTrainerView:
         self.chart = chart_image("cb-trainer-chart")  # its CSS size: never stretched
         self.chart.layout.display = "none"
         self.score = make_html("cb-trainer-score")
+        self.why = make_html("cb-trainer-why")  # why the model's call: the hand shaded by chance
         self.widget = with_classes(
             W.VBox(
                 [
@@ -288,6 +289,7 @@ class CallingTrainerView:
                     W.HBox([self.call, self.submit, self.next]),
                     self.result,
                     self.chart,
+                    self.why,
                     self.score,
                 ]
             ),
@@ -324,6 +326,7 @@ class CallingTrainerView:
             self.chart.layout.display = "block"
         else:
             self.chart.layout.display = "none"
+        set_if_changed(self.why, "value", _trainer_why_html(r) if answered and r else "")
         you, model = c.totals if c.history else (0, 0)
         set_if_changed(
             self.score,
@@ -332,6 +335,20 @@ class CallingTrainerView:
             if c.history
             else f"<div>score: you {format_tenths(you)}, model {format_tenths(model)}</div>",
         )
+
+
+def _trainer_why_html(r: Round) -> str:
+    """After a call: why the model calls what it calls (the hand shaded by each card's chance
+    of taking a trick, where the counting rule is wrong) and the tricks this deal's play-out
+    gave the hand."""
+    if r.why is None or r.forecast is None:
+        return ""
+    took = "" if r.tricks is None else f" This deal's play-out gave the hand {r.tricks} tricks."
+    return (
+        f'<div class="cb-trainer-why-head" data-call="{r.forecast.call}" style="margin-top:6px">'
+        f"<b>Why the model calls {r.forecast.call}</b>: the cards are expected to take "
+        f"{r.why.total:.1f} tricks.{escape(took)}</div>{r.why._repr_html_()}"
+    )
 
 
 def calling_trainer(

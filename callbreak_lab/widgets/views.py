@@ -294,6 +294,7 @@ class CallAdvisorView:
         self.call = make_html("cb-call")
         self.match = make_html("cb-match")
         self.explain = make_html("cb-explain")
+        self.why = make_html("cb-why-call")  # why this call: the hand shaded by each card's chance
         self.table = make_html("cb-table")
         self.all_calls = with_classes(
             W.Checkbox(value=False, description="show all calls", indent=False),
@@ -324,6 +325,7 @@ class CallAdvisorView:
                     self.call,
                     self.match,
                     self.explain,
+                    self.why,
                     self.charts,
                     self.table,
                     self.all_calls,
@@ -370,6 +372,17 @@ class CallAdvisorView:
             f"<th>wins the match</th><th>expected points</th></tr>{rows}</table>"
         )
 
+    def _why_html(self) -> str:
+        """Why this call: the hand shaded by each card's chance of taking a trick, the suits'
+        tricks and where the counting rule is wrong for the hand (the run number as data-run)."""
+        c = self.controller
+        if c.why is None:
+            return error_html(c.why_error) if c.why_error else ""
+        return (
+            f'<div class="cb-why-run" data-run="{c.runs}" data-call="{c.why.call}">'
+            f"{c.why._repr_html_()}</div>"
+        )
+
     def _advise(self) -> None:
         """The hand as typed (Enter not needed), then the advice."""
         self.picker.commit()
@@ -407,6 +420,7 @@ class CallAdvisorView:
         if fc is None:
             set_if_changed(self.call, "value", error_html(c.error) if c.error else "")
             set_if_changed(self.explain, "value", "")
+            set_if_changed(self.why, "value", "")
             set_if_changed(self.table, "value", "")
             set_if_changed(self.sim_note, "value", "")
             self.charts.layout.display = "none"
@@ -420,6 +434,7 @@ class CallAdvisorView:
             f"({escape(fc.source)}, {escape(c.preset)}, seat {c.seat})</span></div>"
         )
         set_if_changed(self.explain, "value", f"<i>{escape(c.explanation)}</i>")
+        set_if_changed(self.why, "value", self._why_html())
         sim = c.simulation
         key = (id(fc), id(sim))
         if key != self._drawn:
