@@ -26,7 +26,7 @@ STEP = CARD_W + 4
 SUIT_GAP = 14.0
 TOP = 44.0  # the title lines
 CELL_H = 22.0
-SUIT_H = 30.0  # the suits' line under the cells
+SUIT_H = 40.0  # the suits' lines under the cells
 FOOT = 22.0  # the legend
 
 
@@ -105,8 +105,10 @@ def chances_svg(ex: CallExplanation) -> str:
         xs = suit_x.get(s.suit)
         if not xs:
             continue
-        text = f"{s.symbol} {s.expected:.2f}" + (f" (ruffs {s.ruffs:.2f})" if s.suit == 3 else "")
+        text = f"{s.symbol} {s.expected:.2f}"
         out.append(svg_text(xs[0] + 2, y, text, 12, fill="#111", font_weight="700"))
+        if s.suit == 3:  # on a line of its own: a short spade suit leaves no room beside it
+            out.append(svg_text(xs[0] + 2, y + 13, f"ruffs {s.ruffs:.2f}", 10.5, fill="#333"))
     out.append(
         svg_text(
             6,
