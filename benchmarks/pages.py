@@ -66,7 +66,7 @@ PAGES = {
     "09": Page(
         "09_analysis_board",
         "button.cb-board-random",
-        "!!document.querySelector('.cb-board-at[data-step=\"0\"]')",
+        "document.querySelector('.cb-board-deal textarea').value.length > 0",
     ),
 }
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, quote, urlencode
 
 from callbreak_lab.analysis import lines
-from callbreak_lab.analysis.review import CardJudgement, SingleDummyReview, review_play
 from callbreak_lab.cards import Card, Deal, check_seat
 from callbreak_lab.errors import (
     CallbreakLabError,
@@ -37,6 +36,9 @@ from callbreak_lab.game import Position, parse_calls, parse_record
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.util.progress import Progress
 from callbreak_lab.widgets.controllers import Observable
+
+if TYPE_CHECKING:  # the review (and the advice it loads) is imported when first asked for
+    from callbreak_lab.analysis.review import CardJudgement, SingleDummyReview
 
 __all__ = ["AnalysisBoard", "BoardSpec", "Branch"]
 
@@ -446,6 +448,8 @@ class AnalysisBoard(Observable):
         if self.spec is None or not self.spec.record:
             self._say("nothing to review: the record is empty")
             return None
+        from callbreak_lab.analysis.review import review_play
+
         try:
             chosen = None if seats is None else [check_seat(s) for s in seats]
             self.reviewed = review_play(

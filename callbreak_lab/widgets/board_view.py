@@ -12,6 +12,7 @@ play-line viewer (``play_views.PlayLineView``) on the position shown.
 
 from __future__ import annotations
 
+import threading
 from html import escape
 
 import ipywidgets as W
@@ -372,4 +373,10 @@ def analysis_board(query: str | None = None, *, layouts: int = 16) -> W.Widget:
     q = page_query() if query is None else query
     if q.strip("?"):
         board.open_query(q)
+    if board.spec is None:
+        # the first values need the solver's compiled kernels: load them while the page draws
+        # and the player pastes a deal, not after the first click
+        from callbreak_lab import solver
+
+        threading.Thread(target=solver.warm_up, name="warm solver", daemon=True).start()
     return AnalysisBoardView(board, base=page_url()).widget
