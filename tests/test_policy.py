@@ -193,13 +193,14 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     drawn = draw(k, 4, 5)
     solved = solve_layouts(k, drawn.rows)
     clipped = [{c: max(2, min(4, v)) for c, v in values.items()} for values in solved.values]
-    want = card_outcomes(clipped, drawn.weights[list(solved.index)], rules, 3, 0)
+    want = card_outcomes(clipped, drawn.weights[list(solved.index)], rules, 3, 0, left=13)
     assert early.outcomes == want.cards
     # and it loses only the tenths of overtricks beyond the first
-    for card, o in exact.outcomes.items():
-        assert o.expected is not None
-        score = early.outcomes[card].expected
-        assert score is not None and o.expected - 0.9 - 1e-9 <= score <= o.expected + 1e-9
+    for card, o in exact.outcomes.items():  # on the floor, the players' judgement
+        assert o.floor_expected is not None
+        score = early.outcomes[card].floor_expected
+        assert score is not None
+        assert o.floor_expected - 0.9 - 1e-9 <= score <= o.floor_expected + 1e-9
     k.tricks_won[0] = 3  # as if its three tricks were won already: the call is made
     assert four.choose(k, None, 5).window is None
     pos, later = after_three_tricks(deal, [6, 6, 6, 6])  # exact values again

@@ -53,7 +53,9 @@ MODEL_FILES = sorted(
 )
 #: the match equity's recorded deals, one file and its card a preset
 EQUITY_FILES = sorted(f"equity_{p}.{ext}" for p in PRESETS for ext in ("npz", "json"))
-SHIPPED = sorted(MODEL_FILES + EQUITY_FILES)
+#: the play-out scale of the cards' outcomes and its card (``seat.scale``)
+SCALE_FILES = ["scale.json", "scale_card.json"]
+SHIPPED = sorted(MODEL_FILES + EQUITY_FILES + SCALE_FILES)
 #: the card-chance model of "why this call" and its card (``bidding.cardchances``)
 WHY_FILES = ["why_cards.joblib", "why_cards.json"]
 SHIPPED = sorted([*SHIPPED, *WHY_FILES])
@@ -117,7 +119,7 @@ def test_the_shipped_models_are_package_data(monkeypatch: pytest.MonkeyPatch) ->
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]["callbreak_lab"]
-    for name in MODEL_FILES + EQUITY_FILES:
+    for name in MODEL_FILES + EQUITY_FILES + SCALE_FILES:
         assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name
     for name in WHY_FILES:
         assert any(fnmatch.fnmatch(f"models/{name}", p) for p in patterns), name

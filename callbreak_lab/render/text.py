@@ -131,8 +131,8 @@ def line_header(line: Line) -> str:
     if line.kind == "line":
         head = (
             f"Double-dummy line for seat {line.seat} ({line.rules.name}, {where}): seat "
-            f"{line.seat} can guarantee {line.value} tricks; it maximises, the other three "
-            "minimise its tricks; ties go to the lowest card."
+            f"{line.seat} can guarantee {line.value} tricks (its floor); it maximises, the other "
+            "three minimise its tricks; ties go to the lowest card."
         )
     else:
         head = (
@@ -245,7 +245,8 @@ def single_dummy_review_text(review: SingleDummyReview) -> str:
     u = review.unit
     head = (
         f"Single-dummy review ({review.rules.name}, {review.layouts} layouts a decision, seed "
-        f"{review.seed}; expected {'scores in points' if u == 'points' else 'tricks: no calls'})"
+        f"{review.seed}; expected {'scores in points' if u == 'points' else 'tricks: no calls'}, "
+        "each seat playing for itself)"
     )
     lines = [head]
     if review.stopped_early:

@@ -5,10 +5,13 @@ expected score, tricks and make rate of each legal card with their standard erro
 still guarantee, ``solver.card_values``) on each layout, in the layouts' order, within a time
 limit: on this thread (its engine brings a helper thread for long searches) or side by side on
 a ``solver.team.SolverTeam``. ``card_outcomes`` turns the values into each card's
-:class:`CardOutcome`: the seat's deal total is the tricks won so far plus the value, scored
-against its call with the preset's scoring; means are weighted by the layouts' weights, and
-standard errors come from the weights' effective sample size (zero when the layouts are every
-consistent one).
+:class:`CardOutcome`, on two scales. The floor: the seat's deal total is the tricks won so far
+plus the value, scored against its call with the preset's scoring; the players rank their cards
+on it (``Outcomes.best``). The play-out scale, the numbers a player is shown: each value spread
+into the distribution of the tricks the seat can expect when every seat plays for itself
+(``seat.scale``, the call advisor's measure), scored the same way. Means are weighted by the
+layouts' weights, and standard errors come from the weights' effective sample size (zero when
+the layouts are every consistent one).
 
 ``judge`` is the one path from a seat's knowledge to its cards' outcomes: draw the layouts
 (``seat.layouts.draw``), solve them, weigh the outcomes. The players' policy
@@ -25,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -290,15 +293,21 @@ def solve_layouts(  # noqa: PLR0913  (keyword-only options)
 
 @dataclass(frozen=True)
 class CardOutcome:
-    """One card over the layouts: expected deal total of tricks, expected score in points and
-    probability of making the call (None without the seat's call), with standard errors (0 when
-    every consistent layout was taken)."""
+    """One card over the layouts, on the play-out scale (``seat.scale``: what the seat can
+    expect when every seat plays for itself, the call advisor's measure): expected deal total of
+    tricks, expected score in points and probability of making the call (None without the
+    seat's call), with standard errors (0 when every consistent layout was taken); and the same
+    three on the double-dummy floor (the tricks the seat keeps against the other three
+    together): ``floor_tricks``, ``floor_expected``, ``floor_make``."""
 
     tricks: float
     tricks_se: float
     expected: float | None
     expected_se: float | None
     make: float | None
+    floor_tricks: float
+    floor_expected: float | None
+    floor_make: float | None
 
     def to_dict(self) -> dict[str, float | None]:
         def r(x: float | None) -> float | None:
@@ -310,6 +319,9 @@ class CardOutcome:
             "tricks": r(self.tricks),
             "tricks_se": r(self.tricks_se),
             "make": r(self.make),
+            "floor_expected": r(self.floor_expected),
+            "floor_tricks": r(self.floor_tricks),
+            "floor_make": r(self.floor_make),
         }
 
 
@@ -317,28 +329,33 @@ class CardOutcome:
 class Outcomes:
     """Each card's :class:`CardOutcome` over the layouts solved, with what a paired comparison
     needs: ``weights`` (normalised, one per layout) and ``samples`` (each card's objective on
-    each layout: its score in points with the seat's call, else its deal total of tricks)."""
+    each layout on the floor: its score in points with the seat's call, else its deal total of
+    tricks; the players' judgement) and ``scaled`` (the same on the play-out scale: the
+    expected score, or tricks, on each layout; the advice's)."""
 
     cards: dict[Card, CardOutcome]
     weights: np.ndarray
     samples: dict[Card, np.ndarray]
     won: int
+    scaled: dict[Card, np.ndarray] = field(default_factory=dict)
 
     def best(self, objective: str = "score") -> Card:
-        """The card with the best expected score, then the best mean value
-        (``objective="tricks"``, or without the seat's call: the best mean value alone), then
-        the lowest card."""
+        """The card with the best expected score on the floor, then the best mean floor
+        (``objective="tricks"``, or without the seat's call: the best mean floor alone), then
+        the lowest card: the players' choice (``seat.policy``)."""
         choices = list(self.cards)
-        scored = objective == "score" and all(o.expected is not None for o in self.cards.values())
+        scored = objective == "score" and all(
+            o.floor_expected is not None for o in self.cards.values()
+        )
         if scored:
 
             def key(c: Card) -> float:
-                return float(self.cards[c].expected or 0.0)
+                return float(self.cards[c].floor_expected or 0.0)
 
             top = max(key(c) for c in choices)
             choices = [c for c in choices if key(c) >= top - 1e-9]
-        top_value = max(self.cards[c].tricks for c in choices)
-        choices = [c for c in choices if self.cards[c].tricks >= top_value - 1e-9]
+        top_value = max(self.cards[c].floor_tricks for c in choices)
+        choices = [c for c in choices if self.cards[c].floor_tricks >= top_value - 1e-9]
         return lowest_card(choices)
 
 
@@ -349,33 +366,62 @@ def card_outcomes(
     call: int | None,
     won: int,
     exact: bool = False,
+    *,
+    left: int | None = None,
 ) -> Outcomes:
     """Each card legal on every layout, over layouts with card ``values`` (the seat's
     guaranteed tricks from now after the card) and ``weights``, for a seat that has won ``won``
-    tricks and called ``call`` (None: judged by tricks). ``exact``: the layouts are every
-    consistent one (standard errors 0)."""
+    tricks, holds ``left`` cards and called ``call`` (None: judged by tricks). ``exact``: the
+    layouts are every consistent one (standard errors 0). The floor figures are the values'
+    own; the shown ones spread each value by the play-out scale (``seat.scale.scale_for``) for
+    a seat holding ``left`` cards (None: the values are shown as they are, e.g. the true
+    layout's own play-out values)."""
+    from callbreak_lab.seat.scale import N, scale_for
+
+    scale = None if left is None else scale_for(rules)
     cards = set(values[0])
     for v in values[1:]:
         cards &= set(v)
     w = np.asarray(weights, dtype=np.float64)
     wn = w / w.sum()
+    totals = np.arange(N + 1) + won  # deal totals of 0..N tricks from now
+    score_of = None
+    if call is not None:
+        score_of = np.array([rules.score(call, int(t)) if t <= N else 0 for t in totals]) / 10
     outcomes: dict[Card, CardOutcome] = {}
     samples: dict[Card, np.ndarray] = {}
+    scaled: dict[Card, np.ndarray] = {}
+    best = np.array([max(v.values()) for v in values], dtype=np.int64)  # each layout's best floor
     for c in sorted(cards):
-        tricks = np.array([v[c] for v in values], dtype=np.int64) + won
-        t_mean, t_se = mean_se(tricks, w, single=0.0)
-        if call is None:
-            outcomes[Card(c)] = CardOutcome(t_mean, 0.0 if exact else t_se, None, None, None)
+        floor = np.array([v[c] for v in values], dtype=np.int64)
+        tricks = floor + won
+        t_mean, _ = mean_se(tricks, w, single=0.0)
+        if scale is None or left is None:  # the values as they are: one trick count each
+            spread = np.eye(N + 1)[np.clip(floor, 0, N)]
+        else:  # one row of P(t tricks from now) per layout
+            spread = scale.spread(left, floor, best)
+        p_tricks = spread @ totals
+        p_mean, p_se = mean_se(p_tricks, w, single=0.0)
+        if call is None or score_of is None:
+            outcomes[Card(c)] = CardOutcome(
+                p_mean, 0.0 if exact else p_se, None, None, None, t_mean, None, None
+            )
             samples[Card(c)] = tricks.astype(np.float64)
+            scaled[Card(c)] = p_tricks
             continue
         scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
-        s_mean, s_se = mean_se(scores, w, single=0.0)
+        s_mean, _ = mean_se(scores, w, single=0.0)
         make = min(1.0, float(wn @ (tricks >= call)))  # the weights sum to 1 up to rounding
+        p_scores = spread @ score_of
+        ps_mean, ps_se = mean_se(p_scores, w, single=0.0)
+        p_make = min(1.0, float(wn @ (spread @ (totals >= call))))
         outcomes[Card(c)] = CardOutcome(
-            t_mean, 0.0 if exact else t_se, s_mean, 0.0 if exact else s_se, make
-        )
+            p_mean, 0.0 if exact else p_se, ps_mean, 0.0 if exact else ps_se, p_make,
+            t_mean, s_mean, make,
+        )  # fmt: skip
         samples[Card(c)] = scores
-    return Outcomes(outcomes, wn, samples, won)
+        scaled[Card(c)] = p_scores
+    return Outcomes(outcomes, wn, samples, won, scaled)
 
 
 # --- the one path: draw, solve, each card's outcome -------------------------------------------
@@ -495,5 +541,7 @@ def _judgement(
     weights = drawn.weights[list(solved.index)]
     outcomes = None
     if len(solved):
-        outcomes = card_outcomes(solved.values, weights, k.rules, call, k.won, exact)
+        outcomes = card_outcomes(
+            solved.values, weights, k.rules, call, k.won, exact, left=int(k.hand).bit_count()
+        )
     return Judgement(drawn, solved, weights, outcomes)

@@ -612,7 +612,10 @@ class LineResponse(BaseModel):
 
 
 class AdviceCard(BaseModel):
-    """One legal card over the layouts of the hidden cards."""
+    """One legal card over the layouts of the hidden cards: its expected score, tricks and make
+    chance when every seat plays for itself (the play-out scale, the call advisor's measure),
+    and the same on the double-dummy floor (``floor_*``: the tricks the seat keeps when the
+    other three play together against it)."""
 
     card: CardText
     expected: float | None = Field(description="expected score in points (null without the calls)")
@@ -621,6 +624,13 @@ class AdviceCard(BaseModel):
     tricks_se: float = Field(description="standard error of tricks (0 over every layout)")
     make: float | None = Field(
         ge=0, le=1, description="chance of making the seat's call (null without the calls)"
+    )
+    floor_expected: float | None = Field(
+        description="expected score on the floor in points (null without the calls)"
+    )
+    floor_tricks: float = Field(description="expected tricks the seat keeps on the floor")
+    floor_make: float | None = Field(
+        ge=0, le=1, description="chance the floor makes the call (null without the calls)"
     )
     cost: float = Field(
         ge=0, description="what the card gives up against the best card, in the unit"
@@ -674,6 +684,10 @@ class AdviseResponse(BaseModel):
     calls: PerSeat | None = Field(description=_CALLS)
     unit: Literal["points", "tricks"] = Field(
         description="what the cards are judged by: expected score (with the calls) or tricks"
+    )
+    scale: Literal["playout"] = Field(
+        description="the measure of expected, tricks and make: each seat playing for itself "
+        "(the call advisor's); the floor's figures are floor_expected, floor_tricks, floor_make"
     )
     best: CardText = Field(
         description="the best card over the layouts solved (source learned: the learned play "

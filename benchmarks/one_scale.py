@@ -1,0 +1,167 @@
+"""One scale: the hint at the first lead against the call advisor, hand for hand.
+
+    nice -n 10 .venv/bin/python benchmarks/one_scale.py [--hands 200] [--rules online]
+        [--layouts 32] [--seed 6300] [--own] [--out benchmarks/one_scale/bar_online.json]
+
+For ``--hands`` seeded deals (``Deal.seeded(--seed, i)``) every seat calls the shipped bid
+model's call in turn (``bidding.recommend_call`` with the calls before it). The call advisor's
+answer for seat 0 is its expected play-out tricks (the forecast's mean) and the chance of making
+its call; the hint is ``analysis.advice.advise`` for seat 0's first lead with the four calls
+(``--layouts`` layouts, seed 0, one solver thread): its best card's expected tricks and make
+chance, on the play-out scale (``tricks``, ``make``) and on the floor (``floor_tricks``,
+``floor_make`` of the floor's best card: what the hint showed before); with ``--own`` also the
+hint that knows seat 0's call alone (the layouts not weighted by the others' calls, which the
+advisor does not know either). Prints the mean absolute
+difference of the tricks and of the make chance (points) on each scale, their mean signed
+differences, and the median seconds of one hint and of its play-out scale's share
+(``seat.outcomes.card_outcomes`` with the scale against the floor alone is measured on the
+hint's own layouts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("CALLBREAK_LAB_SOLVER_THREADS", "1")
+
+import numpy as np
+
+from callbreak_lab.analysis.advice import SingleDummy, advise, values_from_knowledge
+from callbreak_lab.bidding import recommend_call
+from callbreak_lab.cards import Deal
+from callbreak_lab.rules import Ruleset
+from callbreak_lab.seat.knowledge import Knowledge
+
+
+def model_calls(deal: Deal, rules: Ruleset) -> list[int]:
+    """Each seat's model call in turn, given the calls before it."""
+    calls: list[int] = []
+    for seat in range(4):
+        rec = recommend_call(deal[seat], seat, rules, earlier_calls=calls or None)
+        calls.append(rec.call)
+    return calls
+
+
+def floor_best(sd: SingleDummy) -> Any:
+    """The card the floor ranks best (its score, then its tricks): the hint's card before."""
+
+    def key(c: Any) -> tuple[float, float]:
+        o = sd.outcomes[c]
+        return (o.floor_expected or 0.0, o.floor_tricks)
+
+    return max(sd.ranked(), key=key)
+
+
+def one(i: int, args: argparse.Namespace, rules: Ruleset) -> dict[str, Any]:
+    deal = Deal.seeded(args.seed, i)
+    calls = model_calls(deal, rules)
+    rec = recommend_call(deal[0], 0, rules)
+    dist = np.asarray(rec.distribution, dtype=np.float64)
+    t0 = time.perf_counter()
+    sd = advise(deal[0], "", rules, calls, seat=0, layouts=args.layouts, n_jobs=1)
+    seconds = time.perf_counter() - t0
+    best = sd.outcomes[sd.best]
+    fb = sd.outcomes[floor_best(sd)]
+    row = {
+        "deal": i,
+        "calls": calls,
+        "advisor_call": rec.call,
+        "advisor_tricks": float(dist @ np.arange(len(dist))),
+        "advisor_make": float(rec.make_probability[calls[0]]),
+        "hint_card": str(sd.best),
+        "hint_tricks": best.tricks,
+        "hint_make": best.make,
+        "floor_card": str(floor_best(sd)),
+        "floor_tricks": fb.floor_tricks,
+        "floor_make": fb.floor_make,
+        "seconds": seconds,
+    }
+    if args.own:  # the hint knowing its own call alone, as the advisor does
+        k = Knowledge.from_history(rules, 0, deal[0].mask, [], [calls[0]])
+        own = values_from_knowledge(k, layouts=args.layouts, n_jobs=1)
+        o = own.outcomes[own.best]
+        row.update(own_tricks=o.tricks, own_make=o.make)
+    return row
+
+
+def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def col(name: str) -> np.ndarray:
+        return np.array([float(r[name]) for r in rows])
+
+    at, am = col("advisor_tricks"), col("advisor_make")
+    out: dict[str, Any] = {"hands": len(rows)}
+    scales = [
+        ("playout", col("hint_tricks"), col("hint_make")),
+        ("floor", col("floor_tricks"), col("floor_make")),
+    ]
+    if all("own_tricks" in r for r in rows):
+        scales.append(("playout_own_call_only", col("own_tricks"), col("own_make")))
+    for scale, t, m in scales:
+        out[scale] = {
+            "tricks_mae": round(float(np.abs(t - at).mean()), 3),
+            "tricks_bias": round(float((t - at).mean()), 3),
+            "make_mad_points": round(100 * float(np.abs(m - am).mean()), 1),
+            "make_bias_points": round(100 * float((m - am).mean()), 1),
+        }
+    out["same_card"] = round(float(np.mean([r["hint_card"] == r["floor_card"] for r in rows])), 3)
+    out["hint_seconds_median"] = round(float(np.median(col("seconds"))), 3)
+    return out
+
+
+def scale_share(rules: Ruleset, layouts: int, repeats: int = 200) -> dict[str, float]:
+    """Milliseconds of ``card_outcomes`` on 32 layouts of 8 cards, with the play-out scale
+    (the shown numbers) against the floor's figures alone (the same loop without the scale)."""
+    from callbreak_lab.seat.outcomes import card_outcomes
+
+    rng = np.random.default_rng(0)
+    values = [{c: int(rng.integers(0, 6)) for c in range(8)} for _ in range(layouts)]
+    w = np.ones(layouts)
+    card_outcomes(values, w, rules, 3, 0, left=13)  # the table loaded
+    t0 = time.perf_counter()
+    for _ in range(repeats):
+        card_outcomes(values, w, rules, 3, 0, left=13)
+    return {"card_outcomes_ms": round(1000 * (time.perf_counter() - t0) / repeats, 3)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--rules", default="online")
+    p.add_argument("--layouts", type=int, default=32)
+    p.add_argument("--seed", type=int, default=6300)
+    p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--own", action="store_true", help="also the hint knowing its own call alone")
+    args = p.parse_args()
+    rules = Ruleset.preset(args.rules)
+    rows: list[dict[str, Any]] = []
+
+    def write() -> dict[str, Any]:
+        result = {
+            "rules": args.rules,
+            "layouts": args.layouts,
+            "seed": args.seed,
+            "summary": summary(rows),
+            "cost": scale_share(rules, args.layouts),
+            "rows": rows,
+        }
+        if args.out is not None:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(result, indent=1) + "\n")
+        return result
+
+    for i in range(args.hands):
+        rows.append(one(i, args, rules))
+        if (i + 1) % 10 == 0:
+            print(f"{i + 1} hands: {json.dumps(summary(rows))}", flush=True)
+            write()
+    result = write()
+    print(json.dumps({k: v for k, v in result.items() if k != "rows"}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
