@@ -4,6 +4,8 @@
         [--tricks 1,2,4,7,10] [--time-limit S]
     .venv/bin/python benchmarks/advice.py reviews [--deals 6] [--layouts 32] [--rules online]
     .venv/bin/python benchmarks/advice.py work [--deals 40] [--layouts 32] [--rules online]
+    .venv/bin/python benchmarks/advice.py first [--deals 24] [--layouts 32] [--tricks 1,2]
+        [--time-limit 0.15]
 
 ``decisions`` plays ``--deals`` seeded deals with four ``simple`` players and, at trick 1, 2,
 4, 7 and 10 (``--tricks``; the card of seat ``deal % 4`` in the trick), times
@@ -18,6 +20,11 @@ place in the trick, the proof of the position's value and the cards' values afte
 (yes at the value, no one above) against the others (the probes walk down from the
 position's value, as the search does); last, the nodes of those needed probes alone in an
 empty table, as if every value were known beforehand: the least any order of probes can do.
+``first`` times the answers that come at once and deepen (``advice.deepen``), on the
+``decisions`` positions at ``--tricks`` (1 and 2): the first answer (the learned card, none
+solved), the first answer with a value (one layout solved) and the final one; then
+``/v1/advise`` with a ``--time-limit`` (0.15 s) through the service (one worker, in process):
+the answer's round trip and how many layouts it covered.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import datetime
 import os
 import platform
 import time
+from typing import Any
 
 import numpy as np
 
@@ -147,9 +155,80 @@ def work(args: argparse.Namespace) -> None:
               f"{(proof + need + other) / 1e6:5.1f}  {least / 1e6:22.1f}")  # fmt: skip
 
 
+def _stats(label: str, t: list[float]) -> None:
+    a = np.array(t)
+    print(f"  {label:<34} median {np.median(a):6.3f}  p90 {np.quantile(a, 0.9):6.3f}  "
+          f"max {a.max():6.3f}  s")  # fmt: skip
+
+
+def _decision_positions(args: argparse.Namespace, trick: int) -> list[tuple[Position, list[int]]]:
+    players = [make_player("simple") for _ in range(4)]
+    out = []
+    for i in range(args.deals):
+        b = play_deal(Deal.random(700 + i), args.rules, players)
+        k = 4 * (trick - 1) + i % 4
+        pos = Position.replay(b.deal, " ".join(b.plays.replace("|", " ").split()[:k]), b.rules)
+        if len(pos.legal_cards()) >= 2:
+            out.append((pos, list(b.calls)))
+    return out
+
+
+def first(args: argparse.Namespace) -> None:
+    from fastapi.testclient import TestClient
+
+    from callbreak_lab.analysis.advice import AdviceUpdate, deepen
+    from callbreak_lab.seat import Knowledge
+    from callbreak_lab.seat.policy import learned_card
+    from callbreak_lab.service import Settings, create_app
+
+    limit = 0.15 if args.time_limit is None else args.time_limit
+    tricks = [t for t in args.tricks if t in (1, 2)] or [1, 2]
+    positions = {t: _decision_positions(args, t) for t in tricks}
+    pos, calls = positions[tricks[0]][0]
+    learned_card(Knowledge.of_position(pos, pos.to_move, calls))  # the play model loaded
+    for trick in tricks:
+        at_once, valued, final, solved = [], [], [], []
+        for i, (pos, calls) in enumerate(positions[trick]):
+            k = Knowledge.of_position(pos, pos.to_move, calls)
+            t0 = time.perf_counter()
+            seen: list[tuple[float, AdviceUpdate]] = []
+
+            def note(u: AdviceUpdate, seen: list[Any] = seen, t0: float = t0) -> None:
+                seen.append((time.perf_counter() - t0, u))
+
+            deepen(k, layouts=args.layouts, seed=i, on_update=note)
+            at_once.append(seen[0][0])
+            valued.append(next(t for t, u in seen if u.answer is not None))
+            final.append(seen[-1][0])
+            solved.append(seen[-1][1].solved)
+        print(f"trick {trick}: {len(final)} decisions, library (advice.deepen), "
+              f"{args.layouts} layouts (median {np.median(solved):.0f} distinct)")  # fmt: skip
+        _stats("first answer (learned card)", at_once)
+        _stats("first answer with a value", valued)
+        _stats("final answer", final)
+    with TestClient(create_app(Settings(workers=1, advise_layouts_max=args.layouts))) as client:
+        for trick in tricks:
+            times, covered, learned = [], [], 0
+            for i, (pos, calls) in enumerate(positions[trick]):
+                body = {"hand": str(pos.deal[pos.to_move]), "plays": pos.record(),
+                        "rules": args.rules, "calls": calls, "layouts": args.layouts, "seed": i,
+                        "time_limit": limit}  # fmt: skip
+                t0 = time.perf_counter()
+                r = client.post("/v1/advise", json=body)
+                times.append(time.perf_counter() - t0)
+                d = r.json()
+                assert r.status_code == 200, r.text
+                covered.append(d["solved"] / max(1, d["total"]))
+                learned += d["source"] == "learned"
+            print(f"trick {trick}: /v1/advise with time_limit {limit:g} s: {learned} of "
+                  f"{len(times)} answered the learned card; layouts covered median "
+                  f"{np.median(covered):.0%}")  # fmt: skip
+            _stats("answer (round trip)", times)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("mode", choices=("decisions", "reviews", "work"))
+    p.add_argument("mode", choices=("decisions", "reviews", "work", "first"))
     p.add_argument("--deals", type=int, default=None)
     p.add_argument("--layouts", type=int, default=32)
     p.add_argument("--rules", default="online")
@@ -167,10 +246,11 @@ def main() -> None:
     )
     args = p.parse_args()
     if args.deals is None:
-        args.deals = {"decisions": 24, "reviews": 6, "work": 40}[args.mode]
+        args.deals = {"decisions": 24, "reviews": 6, "work": 40, "first": 24}[args.mode]
     _header(args)
     solver.warm_up()
-    {"decisions": decisions, "reviews": reviews, "work": work}[args.mode](args)
+    modes = {"decisions": decisions, "reviews": reviews, "work": work, "first": first}
+    modes[args.mode](args)
 
 
 if __name__ == "__main__":

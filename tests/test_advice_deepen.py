@@ -53,7 +53,7 @@ def test_the_advice_deepens_one_layout_at_a_time_to_the_final_answer(n_jobs: int
     # last the final answer: every layout, as values_from_knowledge gives it
     assert updates[-1] is last and last.final and last.complete
     assert last.solved == last.total == updates[-2].solved
-    assert last.status() == f"{last.total} of {last.total} layouts · final"
+    assert last.status() == f"{last.total} of {last.total} distinct layouts · final"
     whole = values_from_knowledge(k, layouts=12, seed=5, exact_limit=0, n_jobs=n_jobs)
     assert last.answer is not None and last.answer.to_dict() == whole.to_dict()
     assert last.to_dict()["advice"] == whole.to_dict() and last.to_dict()["complete"] is True

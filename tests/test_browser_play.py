@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -183,7 +184,11 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
     assert "at the table" in note.lower(), note
     stars = "[...document.querySelectorAll('button.cb-legal')].some(b => b.innerText.includes('★'))"
     assert browser.js(stars)
-    assert browser.js(CUT_OFF) == []
+    # the judgement deepens on the kernel's side: it says how many layouts, then that it is final
+    status = "document.querySelector('.cb-advice-status[data-final=\"true\"]')?.innerText"
+    final = browser.wait(status, seconds=120)
+    assert re.fullmatch(r"(\d+) of \1 distinct layouts · final", final), final
+    assert browser.js(stars) and browser.js(CUT_OFF) == []
     _screenshot(browser, "browser_play_single.png")
 
 

@@ -48,6 +48,7 @@ def test_the_viewer_s_toggle_and_buttons() -> None:
     buttons = lambda: [b.description for b in view.cards.children]  # noqa: E731
     assert all("★" not in d for d in buttons())
     view.judgement.value = "single"  # as a click on the toggle does
+    view.controller.wait_single()  # the view's advice deepens on its own thread
     assert any(d.startswith("A♣") and "★" in d and "+4.02" in d for d in buttons())
     assert "better by 2.33" in view.single_note.value
     view.judgement.value = "double"

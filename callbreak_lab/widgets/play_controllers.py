@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +33,36 @@ __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 # ---------------------------------------------------------------------------------------------
 
 
+#: seconds between two redraws of a deepening answer (the first value and the final answer are
+#: always drawn)
+REDRAW_EVERY = 0.25
+
+
+class _Teller:
+    """Tells ``changed`` of a deepening answer from the advice's thread: on the kernel's event
+    loop when one was running where it was made (the widgets then change on the kernel's main
+    thread, between the page's own messages), else at once; at most every ``REDRAW_EVERY``
+    seconds."""
+
+    def __init__(self, changed: Callable[[], None]) -> None:
+        self.changed = changed
+        self.last = 0.0
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a script or a test: no loop runs here
+            self.loop = None
+
+    def __call__(self, *, first_value: bool, final: bool) -> None:
+        now = time.perf_counter()
+        if not (first_value or final or now - self.last >= REDRAW_EVERY):
+            return
+        self.last = now
+        if self.loop is None or self.loop.is_closed():
+            self.changed()
+        else:
+            self.loop.call_soon_threadsafe(self.changed)
+
+
 class PlayLineViewer(Observable):
     """Step through an annotated line (``lines.play_line`` or ``lines.playout_line``) and branch.
 
@@ -40,7 +73,13 @@ class PlayLineViewer(Observable):
     ``judgement`` is ``"double"`` (every hand seen: the line's values) or ``"single"``: the
     decision is also judged as its player could at the table (``advice.single_dummy_values``
     over ``layouts`` layouts, computed when first shown and kept), for the studied seat's
-    decisions (every mover's on a play-out). With ``show_cards`` the studied seat's card reading
+    decisions (every mover's on a play-out). With ``deepening`` (the view's way) the judgement
+    runs on a thread of its own and answers at once: ``single_update()`` is the latest
+    ``advice.AdviceUpdate`` (the learned card, then the values over the layouts solved so far,
+    then the final answer), the observers are told as it deepens (at most every
+    ``REDRAW_EVERY`` seconds, and always at the first value and at the final answer), and
+    ``wait_single()`` waits for the final one; moving to another decision stops the old one
+    (no further layout is started). With ``show_cards`` the studied seat's card reading
     is shown too (``cards()``: where the cards it cannot see are, from the calls and the plays;
     the mover's on a play-out).
     """
@@ -73,7 +112,11 @@ class PlayLineViewer(Observable):
         #: (None: every layout, the answer then depends only on the step)
         self.layouts = check_int(layouts, "layouts", low=1)
         self.time_limit = check_time_limit(time_limit)
+        #: the latest advice update of each decision judged (``single_update``)
         self._single: dict[tuple[int, int], Any] = {}
+        self.deepening = False
+        self._done: dict[tuple[int, int], threading.Event] = {}
+        self._stop: threading.Event | None = None
         self.show_cards = False
         self._cards: dict[tuple[int, int], Any] = {}
 
@@ -86,9 +129,17 @@ class PlayLineViewer(Observable):
         self._changed()
 
     def single(self, progress: Callable[[int, int], None] | None = None) -> Any:
-        """The current decision's single-dummy values (``advice.SingleDummy``), or None when
-        the judgement is double-dummy, the card is forced or the mover is not the studied
-        seat."""
+        """The current decision's single-dummy values (``advice.SingleDummy``; with
+        ``deepening``, over the layouts solved so far), or None when the judgement is
+        double-dummy, the card is forced, the mover is not the studied seat, or (deepening) no
+        layout is solved yet."""
+        u = self.single_update(progress)
+        return None if u is None else u.answer
+
+    def single_update(self, progress: Callable[[int, int], None] | None = None) -> Any:
+        """The current decision's latest ``advice.AdviceUpdate`` (None as for ``single``):
+        computed here and final, or with ``deepening`` started on a thread when first asked
+        and as far as it has come."""
         d = self.decision
         if self.judgement != "single" or d is None or len(d.values) < 2:
             return None
@@ -96,13 +147,64 @@ class PlayLineViewer(Observable):
             return None
         key = (id(self.line), self.step)
         if key not in self._single:
-            from callbreak_lab.analysis.advice import single_dummy_values
+            from callbreak_lab.analysis.advice import deepen
+            from callbreak_lab.seat.knowledge import Knowledge
 
-            self._single[key] = single_dummy_values(
-                self.position, d.seat, calls=self.line.calls, layouts=self.layouts,
-                seed=self.step, time_limit=self.time_limit, progress=progress,
-            )  # fmt: skip
-        return self._single[key]
+            k = Knowledge.of_position(self.position, d.seat, self.line.calls)
+            n, seed, limit = self.layouts, self.step, self.time_limit
+            if not self.deepening:
+                self._single[key] = deepen(
+                    k, layouts=n, seed=seed, time_limit=limit, progress=progress, keep_first=True
+                )
+            else:
+                self._deepen(
+                    key,
+                    lambda on_update, stop: deepen(
+                        k, layouts=n, seed=seed, time_limit=limit, on_update=on_update, stop=stop
+                    ),
+                )
+        return self._single.get(key)
+
+    def _deepen(self, key: tuple[int, int], run: Callable[..., Any]) -> None:
+        """Run the advice ``run`` for decision ``key`` on a thread, keeping each update."""
+        if self._stop is not None:
+            self._stop.set()  # the decision shown before: no further layout
+        stop, done = threading.Event(), threading.Event()
+        self._stop, self._done[key] = stop, done
+        self._single[key] = None
+        tell = _Teller(self._changed)
+
+        def update(u: Any) -> None:
+            self._single[key] = u
+            tell(first_value=u.answer is not None and u.solved == 1, final=u.final)
+
+        def work() -> None:
+            try:
+                run(on_update=update, stop=stop)
+            except CallbreakLabError as exc:  # no layout fits (cannot happen on a legal line)
+                self.message = str(exc)
+                tell(first_value=False, final=True)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="callbreak-line-advice", daemon=True).start()
+
+    def wait_single(self, timeout: float | None = None) -> Any:
+        """Wait (at most ``timeout`` seconds) until the current decision's advice is final;
+        its last ``advice.AdviceUpdate`` (None when there is none to wait for)."""
+        u = self.single_update()
+        if u is None and (id(self.line), self.step) not in self._done:
+            return None
+        done = self._done.get((id(self.line), self.step))
+        if done is not None:
+            done.wait(timeout)
+        return self.single_update()
+
+    def single_status(self) -> str:
+        """How far the current decision's advice has come ("12 of 32 layouts…", "… · final");
+        '' when there is none."""
+        u = self.single_update()
+        return "" if u is None else u.status()
 
     def set_show_cards(self, on: bool) -> None:
         """Show the card reading (``cards()``) or not."""
@@ -127,11 +229,18 @@ class PlayLineViewer(Observable):
         return self._cards[key]
 
     def single_note(self) -> str:
-        """Plain words comparing the two judgements at the current decision ('' when none)."""
-        sd = self.single()
+        """Plain words comparing the two judgements at the current decision ('' when none;
+        before the first layout is solved, the learned card)."""
+        u = self.single_update()
         d = self.decision
-        if sd is None or d is None:
+        if u is None or d is None:
             return ""
+        sd = u.answer
+        if sd is None:
+            return (
+                f"At the table the learned play policy plays {u.card.symbol()} (no layout of "
+                "the hidden cards solved yet)."
+            )
         unit = "points" if sd.unit == "points" else "tricks"
         dd_best = d.best_cards()
         if sd.best in dd_best:

@@ -37,6 +37,7 @@ class PlayLineView:
 
     def __init__(self, controller: PlayLineViewer) -> None:
         self.controller = c = controller
+        c.deepening = True  # the single-dummy judgement answers at once and deepens
         self.slider = with_classes(
             W.IntSlider(value=0, min=0, max=c.length, description="card", continuous_update=False),
             "cb-step",
@@ -161,13 +162,16 @@ class PlayLineView:
 
     def refresh(self) -> None:
         """Redraw the table, the decision and the branch result. Everything is computed first
-        (the single-dummy judgement takes a solve) and the widgets are then set together, the
-        step's readout last, so the readout never runs ahead of the note and the buttons."""
+        and the widgets are then set together, the step's readout last, so the readout never
+        runs ahead of the note and the buttons. The single-dummy judgement deepens on its own
+        thread: this redraws as it does, its status ("12 of 32 layouts…", "· final") beside
+        the note."""
         c = self.controller
         try:
-            sd = c.single()
-        except CallbreakLabError as exc:  # no layout fits (cannot happen on a legal line)
-            sd, c.message = None, str(exc)
+            u = c.single_update()
+        except CallbreakLabError as exc:  # bad options (cannot happen from the view)
+            u, c.message = None, str(exc)
+        sd = None if u is None else u.answer
         buttons = [self._card_button(*item, sd=sd) for item in c.legal_values()]
         info = escape(c.describe())
         won = c.last_winner()
@@ -187,7 +191,13 @@ class PlayLineView:
             who = c.line.seat if c.line.seat is not None else c.decision.seat
             single = f"<i>single-dummy advice is for seat {who}'s decisions with a choice</i>"
         elif single:
-            single = f'<div class="cb-single-text">{escape(single)}</div>'
+            kind = "cb-single-text" if sd is not None else "cb-single-learned"
+            single = f'<div class="{kind}">{escape(single)}</div>'
+        if u is not None:
+            single += (
+                f'<div class="cb-advice-status" data-final="{str(u.final).lower()}" '
+                f'data-solved="{u.solved}" style="color:#555">{escape(u.status())}</div>'
+            )
         # the step the note belongs to, for a reader (or a test) that waits for this step's note
         single = f'<span class="cb-note-step" data-step="{c.step}"></span>{single}'
         table = self.table_svg()
