@@ -19,13 +19,16 @@ player does, with the seat layer's parts (``callbreak_lab.seat``):
 * on each layout the solver gives every legal card's value for the seat (the tricks it can
   still guarantee after the card, ``solver.card_values``); the seat's deal total is the tricks
   won so far plus that value, scored against its call with the preset's scoring;
+* each value is a floor (the other three play together against the seat, as the ``strong``
+  player judges); the numbers shown spread it by the play-out scale (``seat.scale``) into the
+  tricks the seat can expect when every seat plays for itself, the call advisor's measure;
 * each card's expected score, expected tricks and probability of making the call are the
   weighted means over the layouts, with standard errors from the weights' effective sample size
-  (zero when exact; ``seat.outcomes``). ``cost`` of a card: the best card's expected score
-  minus its own, with a paired standard error (both are measured on the same layouts).
+  (zero when exact; ``seat.outcomes``), on that scale, with the floor's figures beside them
+  (``floor_*``). ``cost`` of a card: the best card's expected score minus its own, with a
+  paired standard error (both are measured on the same layouts).
 
-The values on a layout are a floor (the other three play together against the seat), as in the
-``strong`` player; the seed fixes the layouts, so an answer is reproducible.
+The seed fixes the layouts, so an answer is reproducible.
 """
 
 from __future__ import annotations
@@ -74,12 +77,13 @@ class SingleDummy(Shown):
     """Single-dummy values of the legal cards of ``seat``, the seat to move in ``position``
     (None when the other hands were never known, e.g. a bot's request).
 
-    ``outcomes``: {card: CardOutcome}. ``layouts``: layouts the values are over (draws, repeats
-    included; every consistent one when ``exact``), ``distinct``: different layouts solved,
-    ``ess``: the effective sample size of their weights. Without the seat's call (``calls`` None)
-    the cards are judged by expected tricks (``unit`` "tricks"), else by expected score
-    ("points"). ``weights`` and ``samples`` (each card's objective on each layout) give the
-    paired standard error of a card's ``cost``."""
+    ``outcomes``: {card: CardOutcome}, on the play-out scale with the floor beside it.
+    ``layouts``: layouts the values are over (draws, repeats included; every consistent one when
+    ``exact``), ``distinct``: different layouts solved, ``ess``: the effective sample size of
+    their weights. Without the seat's call (``calls`` None) the cards are judged by expected
+    tricks (``unit`` "tricks"), else by expected score ("points"). ``weights`` and ``samples``
+    (each card's objective on each layout, on the play-out scale) give the paired standard
+    error of a card's ``cost``."""
 
     position: Position | None = field(repr=False)
     seat: int
@@ -100,22 +104,24 @@ class SingleDummy(Shown):
         """``"points"`` when judged by expected score, ``"tricks"`` without the seat's call."""
         return "tricks" if next(iter(self.outcomes.values())).expected is None else "points"
 
-    def _key(self, card: Card) -> tuple[float, float]:
+    def _key(self, card: Card) -> tuple[float, float, float]:
         o = self.outcomes[card]
-        return (o.tricks if o.expected is None else o.expected, o.tricks)
+        floor = o.floor_tricks if o.floor_expected is None else o.floor_expected
+        return (o.tricks if o.expected is None else o.expected, o.tricks, floor)
 
     @property
     def best(self) -> Card:
-        """The card with the best expected score, then the most expected tricks, then the lowest
-        card (``cards.play_order_key``)."""
+        """The card with the best expected score, then the most expected tricks, then the best
+        floor, then the lowest card (``cards.play_order_key``)."""
         return self.ranked()[0]
 
     def ranked(self) -> list[Card]:
-        """The legal cards, best first (ties: the more expected tricks, then the lower card)."""
+        """The legal cards, best first (ties: the more expected tricks, the better floor, then
+        the lower card)."""
 
-        def key(c: Card) -> tuple[float, float, int]:
-            a, b = self._key(c)
-            return (-round(a, 9), -round(b, 9), play_order_key(c))
+        def key(c: Card) -> tuple[float, float, float, int]:
+            a, b, f = self._key(c)
+            return (-round(a, 9), -round(b, 9), -round(f, 9), play_order_key(c))
 
         return sorted(self.outcomes, key=key)
 
@@ -143,12 +149,15 @@ class SingleDummy(Shown):
 
     def to_dict(self) -> dict[str, Any]:
         """``{"seat", "calls", "unit", "best", "layouts", "distinct", "exact", "ess",
-        "cards": [{"card", "expected", "se", "tricks", "tricks_se", "make", "cost",
-        "cost_se"}]}``, cards best first."""
+        "scale", "cards": [{"card", "expected", "se", "tricks", "tricks_se", "make",
+        "floor_expected", "floor_tricks", "floor_make", "cost", "cost_se"}]}``, cards best
+        first; ``scale`` names the measure of the numbers ("playout"; the floor's are
+        ``floor_*``)."""
         return {
             "seat": self.seat,
             "calls": list(self.calls) if self.calls else None,
             "unit": self.unit,
+            "scale": "playout",
             "best": str(self.best),
             "layouts": self.layouts,
             "distinct": self.distinct,
@@ -167,16 +176,21 @@ class SingleDummy(Shown):
         }
 
     def text(self) -> str:
-        """One line per legal card, best first."""
+        """One line per legal card, best first: the play-out scale's tricks, score and make
+        chance, then the floor's tricks."""
         how = "every consistent layout" if self.exact else f"{self.layouts} layouts"
         if self.stopped_early:
             how += " (the time limit stopped it)"
-        lines = [f"seat {self.seat}, single-dummy over {how} ({self.unit}):"]
+        lines = [
+            f"seat {self.seat}, single-dummy over {how} ({self.unit}; each seat playing for "
+            "itself; floor: the tricks kept against the other three together):"
+        ]
         for c in self.ranked():
             o = self.outcomes[c]
             row = f"  {c!s:>3}  tricks {o.tricks:5.2f}"
             if o.expected is not None and o.make is not None:
                 row += f"  score {o.expected:+6.2f} ± {o.expected_se or 0:.2f}  makes {o.make:4.0%}"
+            row += f"  floor {o.floor_tricks:5.2f}"
             row += "  best" if c == self.best else f"  costs {self.cost(c):.2f}"
             lines.append(row)
         return "\n".join(lines)
@@ -434,7 +448,7 @@ def _single_dummy(
         None, k.seat, calls, out.cards,
         len(found.solved) if found.drawn.exact else round(float(w.sum())), len(found.solved),
         exact, float(1.0 / np.sum(out.weights * out.weights)),
-        elapsed, out.weights, out.samples, found.solved.stopped,
+        elapsed, out.weights, out.scaled, found.solved.stopped,
     )  # fmt: skip
 
 
