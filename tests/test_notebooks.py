@@ -33,8 +33,9 @@ def test_notebooks_are_there_and_committed_without_outputs() -> None:
         nb = nbformat.read(path, as_version=4)
         nbformat.validate(nb)
         assert nb.cells[0].cell_type == "markdown", path.name
-        # opens with a title and one sentence on what the notebook is for
-        assert "This notebook is for" in nb.cells[0].source, path.name
+        # opens with a title and what the notebook (or the player's page) is for
+        title, _, rest = nb.cells[0].source.partition("\n\n")
+        assert title.startswith("# ") and rest.strip(), path.name
         for cell in nb.cells:
             if cell.cell_type == "code":
                 assert not cell.outputs and cell.execution_count is None, path.name

@@ -265,7 +265,8 @@ def test_play_table_shows_the_reading_on_a_click() -> None:
     assert view.reading_button.disabled and view.reading.value == ""
     view.call.value = 3
     view.call_button.click()
-    view.cards.children[0].click()  # the person's first card; the bots play to its next turn
+    view.clicked(str(next(iter(table.position.legal_cards()))))  # the person's first card
+    # (clicked in the pictured hand); the bots play to its next turn
     assert table.phase == "play" and not view.reading_button.disabled
     view.reading_button.click()
     r = table.last_cards
@@ -273,7 +274,7 @@ def test_play_table_shows_the_reading_on_a_click() -> None:
     assert r.cards_played == len(table.position.history)
     assert 'class="cb-reading-svg"' in view.reading.value
     assert view.reading.value.count('class="cell"') == 3 * len(r.hidden_cards)
-    view.cards.children[0].click()
+    view.clicked(str(next(iter(table.position.legal_cards()))))
     assert table.last_cards is None and view.reading.value == ""
 
 

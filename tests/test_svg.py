@@ -52,7 +52,7 @@ def test_card_faces_are_52_distinct_self_contained_svgs() -> None:
         assert "href" not in svg and "url(" not in svg and "@import" not in svg  # no assets
         fills = {p.get("fill") for p in root.iter(f"{S}path")}
         assert fills == {RED if card.suit in (1, 2) else BLACK}
-        rank = "10" if card.rank_char == "T" else card.rank_char
+        rank = card.rank_char  # the library's notation: T for the ten, as Card.symbol()
         texts = [t.text for t in root.iter(f"{S}text")]
         assert texts.count(rank) == (3 if rank in "JQKA" else 2)  # corners (and J Q K A: middle)
         assert len(list(root.iter(f"{S}path"))) == 3  # the corners' suits and the middle one

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_widgets import random_play_forecast
 
-from callbreak_lab import Deal, Position, Ruleset, UsageError
+from callbreak_lab import Card, Deal, Position, Ruleset, UsageError
 from callbreak_lab.game import play_out, random_player
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer
 
@@ -232,3 +232,228 @@ def test_play_line_view_draws_the_table_with_values_and_readable_buttons() -> No
     playout = PlayLineView(PlayLineViewer(ENDING_DEAL, None, rules, record=record))
     assert "Self-interested play-out" in playout.table.value
     assert "no calls given" in playout.table.value
+
+
+# --- the match against the bots (table_controller.PlayTable) and after a deal (after_deal) ------
+
+
+def _first_legal(t: object) -> str:
+    return str(next(iter(t.position.legal_cards())))  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_a_whole_match_against_the_bots_to_the_final_totals() -> None:
+    """A scripted person (the call advice's call, then its first legal card) plays the five
+    deals; the dealer and the first leader move one table seat on each deal; the totals are the
+    sum of each deal's scores, and the match's result is said."""
+    from callbreak_lab.widgets.table_controller import PlayTable
+
+    rules = Ruleset.preset("online")
+    t = PlayTable(rules, seat=2, seed=11, opponents="simple")
+    assert t.table_names == ["bot 2", "bot 3", "you", "bot 1"]
+    expect = [0, 0, 0, 0]
+    for k in range(5):
+        assert t.deal_index == k and t.phase == "call" and not t.match_over
+        assert t.deal == Deal.seeded(11, k)
+        assert t.dealer == (3 + k) % 4 and t.first_leader == k % 4  # RULES.md: one seat on
+        assert t.seat == (2 - k) % 4 and t.names[t.seat] == "you"
+        assert [t.table_of(s) for s in range(4)] == [(s + k) % 4 for s in range(4)]
+        assert t.names[0] == t.table_names[k % 4]  # deal seat 0 calls first and leads
+        assert f"Deal {k + 1} of 5" in t.deal_heading()
+        assert f"dealer: {t.table_names[(3 + k) % 4]}" in t.deal_heading()
+        assert len(t.calls) == t.seat  # the bots before the person have called
+        if t.seat:
+            assert t.log[0].startswith(f"{t.table_names[k % 4]} calls")
+        advice = t.call_advice()
+        assert advice is not None and 1 <= advice.call <= 13 and 0 <= advice.make <= 1
+        assert t.call(advice.call) and t.call_advice() is None
+        while t.phase == "play":
+            assert t.position.to_move == t.seat
+            assert t.play(_first_legal(t))
+        assert t.phase == "over" and t.deals == k + 1
+        assert t.position.tricks[0].leader == 0  # deal seat 0 (the first caller) led trick 1
+        won = t.position.tricks_won
+        for s in range(4):
+            expect[t.table_of(s)] += rules.score(t.calls[s], won[s])
+        assert t.totals == tuple(expect)
+        assert f"Totals after {k + 1} deal(s)" in t.standing()
+        if k < 4:
+            assert "Match over" not in t.standing()
+            t.new_deal()
+    assert t.match_over and len(t.finished) == 5
+    places = t.match.places()
+    assert "Match over" in t.standing() and "Match over" in t.status()
+    mine = places[2]
+    if t.match.winners() == [2]:
+        assert "you win the match" in t.standing()
+    elif 2 not in t.match.winners():
+        assert f"you finish {mine}" in t.standing()
+    t.new_deal()  # after the last deal: a new match, a fresh seed
+    assert t.deals == 0 and t.deal_index == 0 and t.totals == (0, 0, 0, 0)
+
+
+def test_a_match_seed_replays_the_same_deals_and_a_fresh_seed_is_shown() -> None:
+    from callbreak_lab.widgets.table_controller import SEED_LIMIT, PlayTable
+
+    a = PlayTable("online", 0, seed=42, opponents="simple")
+    b = PlayTable("online", 0, opponents="simple")
+    assert 0 <= b.seed < SEED_LIMIT and f"match seed {b.seed}" in b.deal_heading()
+    b.new_match("42")  # typed back
+    assert b.seed == 42 and b.deal == a.deal == Deal.seeded(42, 0)
+    for t in (a, b):
+        t.call(3)
+        while t.phase == "play":
+            t.play(_first_legal(t))
+    assert a.position.record() == b.position.record() and a.calls == b.calls  # seeded bots too
+    a.new_deal()
+    assert a.deal == Deal.seeded(42, 1)
+    with pytest.raises(UsageError, match="seed"):
+        a.new_match("abc")
+    with pytest.raises(UsageError, match="seed"):
+        a.new_match(-3)
+    with pytest.raises(UsageError, match="opponents"):
+        a.new_match(1, opponents="cheater")
+    a.new_match(7, opponents="model")
+    assert a.opponents == "model" and all(
+        type(p).__name__ == "ModelPlayer" for p in a.bots.values()
+    )
+
+
+def test_illegal_clicks_are_refused_with_a_clear_message() -> None:
+    from callbreak_lab.widgets.table_controller import PlayTable
+
+    t = PlayTable("online", 1, seed=3, opponents="simple")
+    assert not t.play("AS") and "the calls come first" in t.message and t.phase == "call"
+    assert not t.call(0) and "1..13" in t.message
+    assert not t.call("x") and "not a call" in t.message
+    assert t.call(2)
+    other = next(iter(t.position.hand((t.seat + 1) % 4)))
+    assert not t.play(str(other)) and f"you do not hold {other.symbol()}" in t.message
+    assert not t.play("ZZ") and t.message
+    refused = 0
+    while t.phase == "play":
+        hand, legal = t.position.hand(t.seat), t.position.legal_cards()
+        bad = [c for c in hand if c not in legal]
+        if bad:
+            before = len(t.position.history)
+            assert not t.play(str(bad[0]))
+            assert t.message.startswith(f"{bad[0].symbol()} cannot be played: ")
+            assert len(t.position.history) == before
+            refused += 1
+        assert t.play(_first_legal(t)) and t.message == ""
+    assert refused  # some turn had a card the rules forbid
+    assert not t.play("AS") and "the deal is over" in t.message
+    assert not t.call(3) and "no call is due" in t.message
+
+
+def test_the_calls_phase_is_said_as_such_with_the_call_advice() -> None:
+    from callbreak_lab.bidding import recommend_call
+    from callbreak_lab.widgets.table_controller import PlayTable
+    from callbreak_lab.widgets.table_view import PlayTableView
+
+    t = PlayTable("online", 0, seed=8, opponents="simple")
+    v = PlayTableView(t)
+    assert v.status.value.startswith("<div>Calling: your call (1..13)")
+    assert "to call" in v.table.value and "to play" not in v.table.value
+    assert "trick 1 of 13" not in v.table.value and "calling · you to call" in v.table.value
+    assert 'class="slot"' not in v.table.value  # no card slot while calling
+    assert v.calling_row.layout.display is None and v.playing_row.layout.display == "none"
+    v.call_advice_button.click()
+    rec = recommend_call(t.deal[0], 0, "online", earlier_calls=[])
+    a = t.last_call_advice
+    assert a is not None and a.call == rec.call
+    assert a.expected == pytest.approx(rec.expected[rec.call]) and 0 <= a.make <= 1
+    assert f"Suggested call: {a.call}" in v.call_advice.value and "made" in v.call_advice.value
+    v.call.value = a.call
+    v.call_button.click()
+    assert t.phase == "play" and v.call_advice.value == "" and "to call" not in v.table.value
+    assert v.status.value.startswith("<div>Trick 1 of 13: your card")
+
+
+@pytest.mark.slow
+def test_cards_are_clicked_in_the_pictured_hand_and_the_deal_is_replayed_after() -> None:
+    """The picture carries the click handler and the hidden box; a card's letters in the box
+    play it; every card in the page reads T♠ (no "10"); after the deal the after-deal view
+    replays it and the review draws the chart."""
+    import re
+
+    from callbreak_lab.widgets.table_controller import PlayTable
+    from callbreak_lab.widgets.table_view import PlayTableView
+
+    t = PlayTable("online", 3, seed=21, opponents="simple", review_layouts=2)
+    v = PlayTableView(t)
+    assert "onclick=" in v.table.value and "cb-clickable-hand" in v.table.value
+    assert v.click_box.layout.display == "none" and "cb-card-click" in v.click_box._dom_classes
+    assert ">10<" not in v.table.value  # the faces read T, as the texts
+    v.call.value = 2
+    v.call_button.click()
+    n = 0
+    while t.phase == "play":
+        bottom = re.search(r'data-side="s".*?</g></g>', v.table.value)
+        assert bottom is not None
+        card = _first_legal(t)
+        assert f'data-card="{card}"' in v.table.value
+        n += 1
+        v.click_box.value = f"{card} {n}"  # what the picture's click handler writes
+        assert f"you play {Card.parse(card).symbol()}" in t.log
+    assert t.phase == "over" and n == 13 - 0 and "Deal 1 over" in v.status.value
+    assert v.over_row.layout.display is None and "Totals after 1 deal(s)" in v.standing.value
+    after = v._after_view
+    assert after is not None and after.controller is t.after_deal()
+    assert after.table.value.count('class="backs"') == 0
+    assert after.controller.step == 0 and "as dealt" in after.where.value
+    after.buttons[4].click()  # trick ▶▶
+    assert after.controller.step == 4 and "wins the trick" in after.where.value
+    after.slider.value = 52
+    assert "Card 52 of 52" in after.where.value and after.chart.layout.display == "none"
+    v.review_button.click()
+    assert after.chart.layout.display == "block" and after.chart.value[:4] == b"\x89PNG"
+    assert "Single-dummy review" in v.review.value and not re.search(
+        r">\d?[2-9TJQKA][CDHS]<", v.review.value
+    )
+    v.next_button.click()
+    assert t.deal_index == 1 and v.after.children == () and t.phase == "call"
+
+
+@pytest.mark.slow
+def test_after_deal_steps_through_a_deal_and_charts_the_seat_s_values() -> None:
+    from callbreak_lab.analysis.review import review_play
+    from callbreak_lab.widgets.after_deal import AfterDeal
+    from callbreak_lab.widgets.charts import deal_values_png
+    from callbreak_lab.widgets.table_controller import PlayTable
+
+    rules = Ruleset.preset("online")
+    t = PlayTable(rules, 1, seed=4, opponents="simple")
+    t.call(3)
+    while t.phase == "play":
+        t.play(_first_legal(t))
+    deal, pos, record, calls = t.deal, t.position, t.position.record(), t.calls
+    assert t.seat == 1 and calls[1] == 3
+    a = AfterDeal(deal, record, rules, calls=calls, seat=1, title="test deal")
+    assert a.length == 52 and a.step == 0 and a.position == Position(deal, rules)
+    lines = a.trick_lines()
+    assert len(lines) == 13 and lines[0].startswith("Trick 1: seat 0 ")
+    assert lines[0].endswith(f"→ seat {pos.tricks[0].winner}")
+    a.next_trick()
+    a.next()
+    assert a.step == 5 and len(a.position.history) == 5
+    a.prev_trick()
+    assert a.step == 4
+    a.prev_trick()
+    assert a.step == 0
+    a.go(99)
+    assert a.step == 52 and a.position.is_over
+    assert a.values() == [] and a.final_score() == rules.score(3, pos.tricks_won[1]) / 10
+    rv = review_play(deal, record, rules, calls=calls, layouts=2, seats=[1])
+    a.set_review(rv)
+    vals = a.values()
+    assert [x.index for x in vals] == [i for i, (s, _c) in enumerate(pos.history) if s == 1]
+    for x in vals:
+        j = rv.cards[x.index]
+        assert x.played == j.sd_expected and x.dd == rules.score(3, j.dd_value) / 10
+    assert deal_values_png(vals, final=a.final_score(), at_trick=3)[:4] == b"\x89PNG"
+    assert a.to_dict()["values"][0]["card"] == str(vals[0].card)
+    with pytest.raises(UsageError, match="does not judge"):
+        a.set_review(review_play(deal, record, rules, calls=calls, layouts=2, seats=[0]))
+    with pytest.raises(UsageError, match="names"):
+        AfterDeal(deal, record, rules, names=["a", "b"])

@@ -294,9 +294,9 @@ def single_dummy_review_html(review: SingleDummyReview) -> str:
         bad = c.cost > review.threshold
         style = ' style="background:#fde2e1"' if bad else ""
         cells = [
-            str(c.trick), str(c.seat), escape(str(c.card)),
+            str(c.trick), str(c.seat), _card_span(c.card),
             "forced" if c.forced else escape(expected_text(c.sd_expected, u)),
-            "" if c.sd_best_card is None else escape(str(c.sd_best_card)),
+            "" if c.sd_best_card is None else _card_span(c.sd_best_card),
             escape(expected_text(c.sd_best_expected, u)), f"{c.cost:.2f}",
             "" if c.dd_value is None else str(c.dd_value),
         ]  # fmt: skip
@@ -325,7 +325,11 @@ def single_dummy_review_html(review: SingleDummyReview) -> str:
     worst = (
         "<p>Biggest mistakes: "
         + "; ".join(
-            escape(f"trick {c.trick}, {c.card} ({c.sd_best_card} was best, cost {c.cost:.2f})")
+            escape(
+                f"trick {c.trick}, {c.card.symbol()} "
+                f"({'-' if c.sd_best_card is None else c.sd_best_card.symbol()} was best, "
+                f"cost {c.cost:.2f})"
+            )
             for c in top
         )
         + "</p>"

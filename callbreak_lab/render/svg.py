@@ -33,7 +33,9 @@ CARD_W = 48
 CARD_H = 68
 FONT = "sans-serif"
 DISPLAY_ORDER = (3, 2, 0, 1)  # spades, hearts, clubs, diamonds: colours alternate in a row
-RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+#: the rank on a card's face: the library's notation (``Card.symbol()``: ``T♠``), so a card reads
+#: the same in a picture and in every text beside it
+RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 
 # Suit outlines in a 100 x 100 box.
 _SUIT_PATHS = (
@@ -311,6 +313,7 @@ def _seat(  # noqa: PLR0913  (one seat's drawing state, as table_svg's loop has 
     played: Card | None,
     best: object,
     hidden: bool = False,
+    turn_text: str = "to play",
 ) -> str:
     """One seat: its label (on a yellow band when it is to play) and its cards in a row (face
     down when ``hidden``)."""
@@ -333,7 +336,7 @@ def _seat(  # noqa: PLR0913  (one seat's drawing state, as table_svg's loop has 
     if lit is not None:
         seat_lit = {c: v for c, v in lit.items() if hand.mask >> c & 1} or None
     out = [f'<g class="seat" data-seat="{seat}" data-side="{side}" data-turn="{int(turn)}">']
-    text = label + ("  ▶ to play" if turn else "")
+    text = label + (f"  ▶ {turn_text}" if turn else "")
     if turn:  # an estimate of the text's width: 13 px bold sans-serif is about 7.6 px a character
         out.append(
             f'<rect x="{label_x - 7:g}" y="{ly - 14:g}" width="{14 + 7.6 * len(text):g}" '
@@ -373,6 +376,7 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     notes: Sequence[str] = (),
     last_trick: bool = True,
     hidden: Iterable[int] = (),
+    calling: int | None = None,
 ) -> str:
     """The card table of ``position`` as SVG.
 
@@ -388,15 +392,19 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     the score of each call for the final tricks (``result``, or the tricks won once the deal is
     over), then ``notes`` (short lines of text). ``names`` replaces "seat 0".. in the labels.
     The hands of the seats in ``hidden`` are drawn face down (a table where a person plays
-    against others); nothing of their cards is in the SVG.
+    against others); nothing of their cards is in the SVG. ``calling``: the seat whose call is
+    due (the calls before trick 1): its label reads "▶ to call" and no card is raised.
     """
     bottom = check_seat(bottom_seat, "bottom_seat")
     face_down = {check_seat(x, "hidden") for x in hidden}
     hands = position.hands
     over = position.is_over
     mover = position.to_move
-    if highlight is None and not over:
-        lit: dict[Card, object] | None = {c: None for c in position.legal_cards()}
+    caller = None if calling is None else check_seat(calling, "calling")
+    if highlight is None and caller is not None:
+        lit: dict[Card, object] | None = None
+    elif highlight is None and not over:
+        lit = {c: None for c in position.legal_cards()}
     else:
         lit = _highlight(highlight, hands)
     played_card = Card.parse(played) if played is not None else None
@@ -412,7 +420,7 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     for seat in range(4):
         call = f" · call {calls[seat]}" if calls else ""
         label = f"{_name(seat, names)}{call} · won {won[seat]}"
-        turn = not over and seat == mover
+        turn = seat == caller if caller is not None else not over and seat == mover
         parts.append(
             _seat(
                 seat,
@@ -424,13 +432,17 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
                 played_card,
                 best,
                 seat in face_down,
+                "to play" if caller is None else "to call",
             )
         )
-    parts.append(_trick(position, sides, last_trick, names))
-    parts.append(_panel(position, bottom, calls, result, result_label, names, notes))
-    state = (
-        "deal over" if over else f"trick {position.trick_index + 1}, {_name(mover, names)} to play"
-    )
+    parts.append(_trick(position, sides, last_trick, names, caller is not None))
+    parts.append(_panel(position, bottom, calls, result, result_label, names, notes, caller))
+    if caller is not None:
+        state = f"calling, {_name(caller, names)} to call"
+    elif over:
+        state = "deal over"
+    else:
+        state = f"trick {position.trick_index + 1}, {_name(mover, names)} to play"
     return _svg(
         FELT_W + 14 + PANEL_W,
         FELT_H,
@@ -441,10 +453,15 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
 
 
 def _trick(
-    position: Position, sides: dict[int, str], last: bool, names: Sequence[str] | None
+    position: Position,
+    sides: dict[int, str],
+    last: bool,
+    names: Sequence[str] | None,
+    calling: bool = False,
 ) -> str:
     """The trick in the middle: each card at its player's side, labelled with the seat; the
-    seat to play gets a dashed slot. Between tricks: the last trick, faded, with its winner."""
+    seat to play gets a dashed slot (none while ``calling``). Between tricks: the last trick,
+    faded, with its winner."""
     cards = list(position.trick)
     leader = position.leader
     winner = None
@@ -461,7 +478,7 @@ def _trick(
         out.append(_card(card, x, y, LEGAL if seat == winner else None))
         note = _name(seat, names) + (" led" if i == 0 else "") + (" won" if seat == winner else "")
         out.append(_trick_label(sides[seat], x, y, note, seat))
-    if not position.is_over and not faded:
+    if not position.is_over and not faded and not calling:
         mover = position.to_move
         dx, dy = _TRICK_OFFSET[sides[mover]]
         x, y = CX + dx - CARD_W / 2, CY + dy - CARD_H / 2
@@ -516,9 +533,10 @@ def _panel(
     result_label: str,
     names: Sequence[str] | None,
     notes: Sequence[str],
+    caller: int | None = None,
 ) -> str:
     """Beside the felt: per seat its call, tricks won, final tricks and score, then the status
-    and the notes."""
+    (the calls phase when ``caller`` is to call) and the notes."""
     rules = position.rules
     over = position.is_over
     final = result if result is not None else (position.tricks_won if over else None)
@@ -556,11 +574,14 @@ def _panel(
             )
         x += width
     mover = _name(position.to_move, names)
-    status = (
-        "deal over" if over else f"trick {position.trick_index + 1} of {N_TRICKS} · {mover} to play"
-    )
-    lines = [f"rules {rules.name}", status, f"● {seats[bottom]} sits at the bottom"]
-    if not calls:
+    if caller is not None:
+        status = f"calling · {_name(caller, names)} to call"
+    elif over:
+        status = "deal over"
+    else:
+        status = f"trick {position.trick_index + 1} of {N_TRICKS} · {mover} to play"
+    lines = [f"rules {rules.name}", status, f"● {seats[bottom]}: the seat at the bottom"]
+    if not calls and caller is None:
         lines.append("no calls given")
     lines.extend(notes)
     y = 160.0

@@ -8,6 +8,7 @@ on high-density screens; the views show every chart at exactly its CSS size (nev
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 
 import matplotlib
 
@@ -15,6 +16,7 @@ matplotlib.use("Agg", force=False)
 from matplotlib.figure import Figure
 
 from callbreak_lab.render.style import RED
+from callbreak_lab.widgets.after_deal import CardValue
 from callbreak_lab.widgets.backend import Forecast
 
 __all__ = [
@@ -23,6 +25,8 @@ __all__ = [
     "SCREEN_DPI",
     "WIDTH",
     "css_size",
+    "deal_values_figure",
+    "deal_values_png",
     "expected_scores_figure",
     "expected_scores_png",
     "trick_distribution_figure",
@@ -142,3 +146,68 @@ def trick_distribution_png(
 ) -> bytes:
     """:func:`trick_distribution_figure` as PNG bytes."""
     return _png(trick_distribution_figure(forecast, overlay, call, width, height))
+
+
+# --- after a deal: the studied seat's expected score card by card (widgets.after_deal) -----------
+
+
+def deal_values_figure(
+    values: Sequence[CardValue],
+    *,
+    unit: str = "points",
+    final: float | None = None,
+    at_trick: int | None = None,
+    width: float = 6.0,
+    height: float = HEIGHT,
+) -> Figure:
+    """Line chart over the tricks of a deal: the single-dummy expected score of each card the
+    seat played and of the best card (hollow where they differ), the double-dummy score of its
+    call after the card, ``final`` (its score at the end) as a dashed line and ``at_trick`` (the
+    replay's trick) as a grey band."""
+    fig = Figure(figsize=(width, height))
+    ax = fig.add_subplot()
+    tricks = [v.trick for v in values]
+    sd = [(v.trick, v.played) for v in values if v.played is not None]
+    dd = [(v.trick, v.dd) for v in values if v.dd is not None]
+    if dd:
+        ax.step([t for t, _ in dd], [y for _, y in dd], where="post", color=GREY, linewidth=1.5,
+                label="double dummy (every hand seen)")  # fmt: skip
+    if sd:
+        ax.plot([t for t, _ in sd], [y for _, y in sd], "o-", color=BLUE, linewidth=2,
+                markersize=5, label="your card (single dummy)")  # fmt: skip
+    worse = [
+        (v.trick, v.best)
+        for v in values
+        if v.played is not None and v.best is not None and v.played < v.best - 0.005
+    ]
+    if worse:
+        ax.scatter([t for t, _ in worse], [y for _, y in worse], s=40, facecolors="none",
+                   edgecolors=ORANGE, linewidths=1.8, zorder=3, label="the best card")  # fmt: skip
+    if final is not None:
+        ax.axhline(final, color=RED, linestyle="--", linewidth=1, label=f"final: {final:g}")
+    if at_trick is not None:
+        ax.axvspan(at_trick - 0.5, at_trick + 0.5, color="#dddddd", alpha=0.6, zorder=0)
+    ax.set_xlim(0.5, 13.5)
+    ax.set_xticks(range(1, 14))
+    ax.set_xlabel("trick (your card)")
+    ax.set_ylabel("expected score" if unit == "points" else "expected tricks")
+    if not tricks:
+        ax.text(7, 0.5, "no values yet", ha="center", va="center", color=GREY)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=2, fontsize=8, frameon=False,
+              borderaxespad=0.2, handlelength=1.5, columnspacing=1.0)  # fmt: skip
+    fig.tight_layout()
+    return fig
+
+
+def deal_values_png(
+    values: Sequence[CardValue],
+    *,
+    unit: str = "points",
+    final: float | None = None,
+    at_trick: int | None = None,
+    width: float = 6.0,
+    height: float = HEIGHT,
+) -> bytes:
+    """:func:`deal_values_figure` as PNG bytes."""
+    return _png(deal_values_figure(values, unit=unit, final=final, at_trick=at_trick,
+                                   width=width, height=height))  # fmt: skip
