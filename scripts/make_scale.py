@@ -12,11 +12,11 @@ double-dummy value after the card (the floor, ``solver.values_of``) and the move
 position on in the self-interested play-out after the card (``solver.playout_of``). Rows go to
 ``--work/<profile>/chunk-<start>-<stop>.npz`` (atomic; a rerun reuses the chunks there).
 
-``fit``: the rows of deals with ``index % 5 != 0`` fit the table of ``seat.scale`` (every profile's
-rows together first, then each profile's leaning on that pooled table; per profile: the
-distribution of the tricks the play-out adds to the floor, for each count of tricks left, floor and
-gap below the best card's floor);
-the rows of the other fifth are held out and the card records how well the table predicts them.
+``fit``: the rows fit the table of ``seat.scale`` (every profile's rows together first, then each
+profile's leaning on that pooled table; per profile: the distribution of the tricks the play-out
+adds to the floor, for each count of tricks left, floor and gap below the best card's floor); the
+card records how well tables fitted without a fifth of the deals predict that fifth, fold by fold
+(``seat.scale.cross_check``).
 """
 
 from __future__ import annotations
@@ -129,42 +129,27 @@ def load_rows(work: Path, profile: str) -> dict[str, np.ndarray]:
 
 
 def cmd_fit(a: argparse.Namespace) -> None:
-    from callbreak_lab.seat.scale import FORMAT, fit_table, table_check
+    from callbreak_lab.seat.scale import FORMAT, cross_check, fit_profiles
 
-    tables: dict[str, Any] = {}
     card: dict[str, Any] = {
         "format": FORMAT,
         "made_by": "scripts/make_scale.py fit",
         "version": __version__,
         "python": platform.python_version(),
         "solver_version": SOLVER_VERSION,
+        "prior": a.prior,
+        "held_out": "5-fold by deal index: each position predicted by tables fitted without it",
         "profiles": {},
     }
     every = {p: load_rows(a.work, p) for p in a.profiles}
-
-    def train_of(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {f: v[rows["index"] % 5 != 0] for f, v in rows.items()}
-
-    pooled = {f: np.concatenate([train_of(r)[f] for r in every.values()]) for f in FIELDS}
-    base = fit_table(
-        pooled["left"], pooled["value"], pooled["best"], pooled["playout"], prior=a.prior
-    )
+    tables = fit_profiles(every, prior=a.prior)
+    checks = cross_check(every, prior=a.prior)
     for profile, rows in every.items():
-        train = train_of(rows)
-        test = {f: v[rows["index"] % 5 == 0] for f, v in rows.items()}
-        table = fit_table(
-            train["left"], train["value"], train["best"], train["playout"], prior=a.prior,
-            base=base,
-        )  # fmt: skip
-        tables[profile] = table
         card["profiles"][profile] = {
             "chunks": [p.name for p in chunks_of(a.work, profile)],
             "deals": len(np.unique(rows["index"])),
             "rows": len(rows["index"]),
-            "train_rows": len(train["index"]),
-            "held_out": table_check(
-                table, test["left"], test["value"], test["best"], test["playout"]
-            ),
+            "held_out": checks[profile],
         }
     body = {"format": FORMAT, "prior": a.prior, "tables": tables}
     with atomic_open(a.out / "scale.json") as fh:

@@ -32,7 +32,19 @@ import numpy as np
 from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 
-__all__ = ["FORMAT", "GAPS", "N", "PlayoutScale", "fit_table", "scale_for", "table_check"]
+__all__ = [
+    "FORMAT",
+    "GAPS",
+    "N",
+    "PlayoutScale",
+    "cross_check",
+    "fit_profiles",
+    "fit_table",
+    "from_rows",
+    "probs_check",
+    "scale_for",
+    "table_check",
+]
 
 #: format of ``scale.json`` (bump when its layout changes)
 FORMAT = 1
@@ -184,17 +196,61 @@ def fit_table(
     return rows
 
 
+Positions = dict[str, np.ndarray]  # columns "index" (the deal), "left", "value", "best", "playout"
+
+
+def fit_profiles(every: dict[str, Positions], *, prior: float) -> dict[str, Rows]:
+    """Each profile's table: every profile's positions together fit a pooled table first, then
+    each profile's own positions fit its table leaning on the pooled one (``fit_table``)."""
+    cols = ("left", "value", "best", "playout")
+    pooled = [np.concatenate([rows[c] for rows in every.values()]) for c in cols]
+    base = fit_table(*pooled, prior=prior)
+    return {
+        p: fit_table(*(rows[c] for c in cols), prior=prior, base=base) for p, rows in every.items()
+    }
+
+
+def cross_check(every: dict[str, Positions], *, prior: float, folds: int = 5) -> dict[str, Any]:
+    """Each profile's ``probs_check`` with every position predicted by tables fitted without
+    its deal (the deals split into ``folds`` by their index): held out, yet every position
+    counts."""
+    probs = {p: np.zeros((len(rows["index"]), N + 1)) for p, rows in every.items()}
+    for fold in range(folds):
+        train = {
+            p: {c: v[rows["index"] % folds != fold] for c, v in rows.items()}
+            for p, rows in every.items()
+        }
+        tables = fit_profiles(train, prior=prior)
+        for p, rows in every.items():
+            at = rows["index"] % folds == fold
+            left, value, best = _ints(rows["left"][at], rows["value"][at], rows["best"][at])
+            gaps = np.minimum(best - value, GAPS - 1)
+            probs[p][at] = from_rows(p, tables[p]).dist[left, gaps, value]
+    return {
+        p: probs_check(probs[p], rows["left"], rows["value"], rows["playout"])
+        for p, rows in every.items()
+    }
+
+
 def table_check(
     rows: Rows, left: np.ndarray, value: np.ndarray, best: np.ndarray, playout: np.ndarray
 ) -> dict[str, Any]:
-    """How well the table predicts held-out positions: the mean predicted and observed tricks
-    overall and by tricks left, the mean absolute error of the expected tricks (and of the
-    floor itself), and the predicted against the observed chance of more tricks than the floor
-    (bins of tenths)."""
-    scale = from_rows("check", rows)
+    """How well the table predicts positions it was not fitted on (``probs_check`` of its
+    distributions for them)."""
     left, value, best, playout = _ints(left, value, best, playout)
     gaps = np.minimum(best - value, GAPS - 1)
-    probs = scale.dist[left, gaps, value]
+    return probs_check(from_rows("check", rows).dist[left, gaps, value], left, value, playout)
+
+
+def probs_check(
+    probs: np.ndarray, left: np.ndarray, value: np.ndarray, playout: np.ndarray
+) -> dict[str, Any]:
+    """Predicted distributions ``probs`` (one row of P(t tricks from now) a position) against
+    the ``playout`` observed: the mean predicted and observed tricks overall and by tricks
+    left, the mean absolute error of the expected tricks (and of the floor ``value`` itself),
+    and the predicted against the observed chance of more tricks than the floor (bins of
+    tenths)."""
+    left, value, playout = _ints(left, value, playout)
     mean = probs @ np.arange(N + 1)
     p_more = (probs * (np.arange(N + 1)[None, :] > value[:, None])).sum(axis=1)
     hit = (playout > value).astype(float)
