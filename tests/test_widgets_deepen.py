@@ -60,3 +60,34 @@ def test_the_viewer_without_its_view_answers_at_once_in_full() -> None:
     u = c.single_update()
     assert u.final and u.complete and c.single_status().endswith("· final")
     assert c.wait_single() is u  # nothing to wait for: computed here
+
+
+def test_the_table_hint_answers_at_once_and_deepens_to_final_by_clicks() -> None:
+    from callbreak_lab.widgets.table_controller import PlayTable
+    from callbreak_lab.widgets.table_view import PlayTableView
+
+    t = PlayTable("modern", seat=0, seed=4, hint_layouts=6, review_layouts=2)
+    view = PlayTableView(t)
+    view.call.value = 2
+    view.call_button.click()
+    while t.phase == "play" and len(t.position.legal_cards()) < 2:
+        assert view.clicked(str(next(iter(t.position.legal_cards()))))
+    assert t.phase == "play"
+    view.hint_button.click()
+    # the first answer is there when the click returns: the learned card or the first values
+    first = t.hint_update
+    assert (
+        first is not None
+        and "Hint:" in view.hint.value
+        and 'class="cb-advice-status"' in (view.hint.value)
+    )
+    final = t.wait_hint()
+    assert final is not None and final.final and final.complete and t.last_hint is final.answer
+    assert f'data-final="true" data-solved="{final.solved}"' in view.hint.value
+    assert f"{final.solved} of {final.total} distinct layouts · final" in view.hint.value
+    assert f"<b>Hint:</b> {final.card.symbol()}" in view.hint.value
+    # a card played ends the turn: its hint is gone, the next turn has none until asked
+    assert view.clicked(str(final.card))
+    assert t.hint_update is None and t.last_hint is None
+    if t.phase == "play":
+        assert "Hint:" not in view.hint.value

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +21,7 @@ from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
 from callbreak_lab.widgets.controllers import Observable, format_expected
+from callbreak_lab.widgets.deepening import Deepening
 
 __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 
@@ -31,36 +29,6 @@ __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 # ---------------------------------------------------------------------------------------------
 # Play-line viewer
 # ---------------------------------------------------------------------------------------------
-
-
-#: seconds between two redraws of a deepening answer (the first value and the final answer are
-#: always drawn)
-REDRAW_EVERY = 0.25
-
-
-class _Teller:
-    """Tells ``changed`` of a deepening answer from the advice's thread: on the kernel's event
-    loop when one was running where it was made (the widgets then change on the kernel's main
-    thread, between the page's own messages), else at once; at most every ``REDRAW_EVERY``
-    seconds."""
-
-    def __init__(self, changed: Callable[[], None]) -> None:
-        self.changed = changed
-        self.last = 0.0
-        try:
-            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:  # a script or a test: no loop runs here
-            self.loop = None
-
-    def __call__(self, *, first_value: bool, final: bool) -> None:
-        now = time.perf_counter()
-        if not (first_value or final or now - self.last >= REDRAW_EVERY):
-            return
-        self.last = now
-        if self.loop is None or self.loop.is_closed():
-            self.changed()
-        else:
-            self.loop.call_soon_threadsafe(self.changed)
 
 
 class PlayLineViewer(Observable):
@@ -76,8 +44,7 @@ class PlayLineViewer(Observable):
     decisions (every mover's on a play-out). With ``deepening`` (the view's way) the judgement
     runs on a thread of its own and answers at once: ``single_update()`` is the latest
     ``advice.AdviceUpdate`` (the learned card, then the values over the layouts solved so far,
-    then the final answer), the observers are told as it deepens (at most every
-    ``REDRAW_EVERY`` seconds, and always at the first value and at the final answer), and
+    then the final answer), the observers are told as it deepens (``widgets.deepening``), and
     ``wait_single()`` waits for the final one; moving to another decision stops the old one
     (no further layout is started). With ``show_cards`` the studied seat's card reading
     is shown too (``cards()``: where the cards it cannot see are, from the calls and the plays;
@@ -115,8 +82,7 @@ class PlayLineViewer(Observable):
         #: the latest advice update of each decision judged (``single_update``)
         self._single: dict[tuple[int, int], Any] = {}
         self.deepening = False
-        self._done: dict[tuple[int, int], threading.Event] = {}
-        self._stop: threading.Event | None = None
+        self._runs: dict[tuple[int, int], Deepening] = {}
         self.show_cards = False
         self._cards: dict[tuple[int, int], Any] = {}
 
@@ -146,6 +112,13 @@ class PlayLineViewer(Observable):
         if self.line.seat is not None and d.seat != self.line.seat:
             return None
         key = (id(self.line), self.step)
+        run = self._runs.get(key)
+        if run is not None and run.stop.is_set() and not (run.latest and run.latest.complete):
+            del self._runs[key]  # stopped short when the viewer moved on: start it again
+        elif run is not None:
+            if run.error:
+                self.message = run.error
+            return run.latest
         if key not in self._single:
             from callbreak_lab.analysis.advice import deepen
             from callbreak_lab.seat.knowledge import Knowledge
@@ -157,48 +130,24 @@ class PlayLineViewer(Observable):
                     k, layouts=n, seed=seed, time_limit=limit, progress=progress, keep_first=True
                 )
             else:
-                self._deepen(
-                    key,
+                for other in self._runs.values():
+                    if not other.done.is_set():
+                        other.cancel()  # the decision shown before: no further layout
+                self._runs[key] = Deepening(
                     lambda on_update, stop: deepen(
                         k, layouts=n, seed=seed, time_limit=limit, on_update=on_update, stop=stop
                     ),
+                    self._changed,
                 )
+                return self._runs[key].latest
         return self._single.get(key)
-
-    def _deepen(self, key: tuple[int, int], run: Callable[..., Any]) -> None:
-        """Run the advice ``run`` for decision ``key`` on a thread, keeping each update."""
-        if self._stop is not None:
-            self._stop.set()  # the decision shown before: no further layout
-        stop, done = threading.Event(), threading.Event()
-        self._stop, self._done[key] = stop, done
-        self._single[key] = None
-        tell = _Teller(self._changed)
-
-        def update(u: Any) -> None:
-            self._single[key] = u
-            tell(first_value=u.answer is not None and u.solved == 1, final=u.final)
-
-        def work() -> None:
-            try:
-                run(on_update=update, stop=stop)
-            except CallbreakLabError as exc:  # no layout fits (cannot happen on a legal line)
-                self.message = str(exc)
-                tell(first_value=False, final=True)
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="callbreak-line-advice", daemon=True).start()
 
     def wait_single(self, timeout: float | None = None) -> Any:
         """Wait (at most ``timeout`` seconds) until the current decision's advice is final;
-        its last ``advice.AdviceUpdate`` (None when there is none to wait for)."""
-        u = self.single_update()
-        if u is None and (id(self.line), self.step) not in self._done:
-            return None
-        done = self._done.get((id(self.line), self.step))
-        if done is not None:
-            done.wait(timeout)
-        return self.single_update()
+        its last ``advice.AdviceUpdate`` (None when there is none)."""
+        self.single_update()
+        run = self._runs.get((id(self.line), self.step))
+        return self.single_update() if run is None else run.wait(timeout)
 
     def single_status(self) -> str:
         """How far the current decision's advice has come ("12 of 32 layouts…", "… · final");

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from callbreak_lab.analysis.advice import SingleDummy, single_dummy_values
+from callbreak_lab.analysis.advice import AdviceUpdate, SingleDummy, single_dummy_values
 from callbreak_lab.analysis.review import SingleDummyReview, review_play
 from callbreak_lab.arena.players import make_player, strong_call
 from callbreak_lab.arena.referee import seat_seed, seat_view
@@ -40,6 +40,7 @@ from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.reading import Reading, read_cards
 from callbreak_lab.widgets.after_deal import AfterDeal
 from callbreak_lab.widgets.controllers import Observable, format_expected
+from callbreak_lab.widgets.deepening import Deepening
 
 __all__ = ["OPPONENTS", "SEED_LIMIT", "CallSuggestion", "PlayTable", "fresh_seed"]
 
@@ -378,8 +379,58 @@ class PlayTable(Observable):
 
     @property
     def last_hint(self) -> SingleDummy | None:
-        """The hint asked for at this turn (None if none was)."""
-        return self._hint
+        """The hint asked for at this turn (None if none was; with ``start_hint``, the values
+        over the layouts solved so far, None before the first)."""
+        if self._hint is not None:
+            return self._hint
+        u = self.hint_update
+        return None if u is None else u.answer
+
+    #: the deepening hint of the turn it was asked at (``start_hint``)
+    _hint_run: tuple[Position, int, Deepening] | None = None
+
+    def start_hint(self) -> AdviceUpdate | None:
+        """The person's hint as the view shows it: it answers at once and deepens on a thread
+        of its own (``advice.deepen``: the learned play policy's card, then the values over the
+        layouts solved so far, then the final answer; the observers are told as it deepens,
+        ``widgets.deepening``). Returns the first answer; ``hint_update`` is the latest,
+        ``wait_hint`` waits for the final one. A card played stops it (no further layout)."""
+        if self.phase != "play" or self.position.to_move != self.seat:
+            return None
+        if self.hint_update is None:
+            from callbreak_lab.analysis.advice import deepen
+
+            pos, turn = self.position, len(self.position.history)
+            k = Knowledge.of_position(pos, self.seat, self.calls)
+            n, limit = self.hint_layouts, self.time_limit
+
+            def advise(on_update: Callable[[AdviceUpdate], None], stop: Any) -> AdviceUpdate:
+                def keep(u: AdviceUpdate) -> None:
+                    if self.position is not pos or len(pos.history) != turn:
+                        stop.set()  # the turn is over: the rest of this hint is not wanted
+                        return
+                    on_update(u)
+
+                return deepen(k, layouts=n, seed=turn, time_limit=limit, on_update=keep, stop=stop)
+
+            self._hint_run = (pos, turn, Deepening(advise, self._changed))
+            self._hint_run[2].wait_first()
+        self._changed()
+        return self.hint_update
+
+    @property
+    def hint_update(self) -> AdviceUpdate | None:
+        """The latest answer of this turn's deepening hint (``start_hint``; None if none)."""
+        run = self._hint_run
+        if run is None or run[0] is not self.position or run[1] != len(self.position.history):
+            return None
+        return run[2].latest  # type: ignore[no-any-return]
+
+    def wait_hint(self, timeout: float | None = None) -> AdviceUpdate | None:
+        """Wait (at most ``timeout`` seconds) for this turn's hint to be final; its answer."""
+        if self.hint_update is None or self._hint_run is None:
+            return None
+        return self._hint_run[2].wait(timeout)  # type: ignore[no-any-return]
 
     def cards(self) -> Reading | None:
         """Where the cards the person cannot see are now (``seat.reading.read_cards``: from the

@@ -165,11 +165,7 @@ class PlayTableView:
         self.seed.value = ""
 
     def _hint(self) -> None:
-        self._busy(True)
-        try:
-            self.controller.hint(progress=self._tick)
-        finally:
-            self._busy(False)
+        self.controller.start_hint()  # answers at once, then deepens on its own thread
 
     def _reading(self) -> None:
         self.controller.cards()
@@ -182,7 +178,20 @@ class PlayTableView:
             self._busy(False)
 
     def _hint_html(self) -> str:
+        u = self.controller.hint_update
+        status = ""
+        if u is not None:
+            status = (
+                f'<div class="cb-advice-status" data-final="{str(u.final).lower()}" '
+                f'data-solved="{u.solved}" style="color:#555">{escape(u.status())}</div>'
+            )
         sd = self.controller.last_hint
+        if sd is None and u is not None:
+            return (
+                f'<div class="cb-hint-table"><b>Hint:</b> {escape(u.card.symbol())} (the '
+                f"learned play policy's card: no layout of the hidden cards solved yet)"
+                f"{status}</div>"
+            )
         if sd is None:
             return ""
         unit = "points" if sd.unit == "points" else "tricks"
@@ -199,7 +208,7 @@ class PlayTableView:
             f'<div class="cb-hint-table"><b>Hint:</b> {escape(sd.best.symbol())} '
             f"(expected {unit} over {how} of the hidden cards, weighted by the calls)"
             f"<table><tr><th>card</th><th>expected</th><th>makes</th><th>cost</th></tr>"
-            f"{rows}</table></div>"
+            f"{rows}</table>{status}</div>"
         )
 
     def _call_advice_html(self) -> str:
