@@ -23,7 +23,8 @@ Values are **deal totals**: tricks the seat has already won plus the double-dumm
 remaining tricks (the trick in progress included).
 
 ``line.branch(i, card)`` replays a line with another card at step ``i``; ``advice="single"`` adds
-the single-dummy judgement of each decision (``analysis.advice``). Reviews of cards actually
+the single-dummy judgement of each decision (``analysis.advice``: on the call advisor's scale, every
+seat playing for itself, with each card's floor beside it). Reviews of cards actually
 played are in ``analysis.review`` (``judged_step`` is the step they judge).
 
 All values come from ``callbreak_lab.solver`` (``card_values``, one call per decision; a forced
@@ -158,7 +159,8 @@ class Step:
         return (
             f"double-dummy plays {dd_card} (it sees every hand: {self.values[dd_card]} tricks); "
             f"at the table {sd.best} is better by {gap:.2f} {unit} "
-            f"({sd.value(sd.best):+.2f} against {sd.value(dd_card):+.2f} over {sd.layouts} layouts)"
+            f"({sd.value(sd.best):+.2f} against {sd.value(dd_card):+.2f} over {sd.layouts} "
+            "layouts, each seat playing for itself)"
         )
 
     @property
@@ -193,6 +195,7 @@ class Step:
             sd = self.single
             d["single"] = {
                 "unit": sd.unit,
+                "scale": "playout",
                 "best": str(sd.best),
                 "expected": round(sd.value(self.card), 4),
                 "cost": round(sd.cost(self.card), 4),
@@ -201,8 +204,15 @@ class Step:
                 "layouts": sd.layouts,
                 "exact": sd.exact,
                 "cards": {str(c): round(sd.value(c), 4) for c in sd.ranked()},
+                "floor": {str(c): round(_floor(sd, c), 4) for c in sd.ranked()},
             }
         return d
+
+
+def _floor(sd: SingleDummy, card: Card) -> float:
+    """A card's single-dummy value on the floor (its expected score, else its tricks)."""
+    o = sd.outcomes[card]
+    return o.floor_tricks if o.floor_expected is None else o.floor_expected
 
 
 def _desc(item: tuple[Card, int]) -> tuple[int, int]:
