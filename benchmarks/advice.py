@@ -173,6 +173,27 @@ def _decision_positions(args: argparse.Namespace, trick: int) -> list[tuple[Posi
     return out
 
 
+def _widget_times(pos: Position, calls: list[int], layouts: int) -> tuple[float, float]:
+    """Seconds from a click on the line viewer's single-dummy toggle at ``pos`` to the first
+    answer drawn in its note and to the final one (the view without a kernel: it redraws on
+    the advice's thread)."""
+    from callbreak_lab.widgets.play_controllers import PlayLineViewer
+    from callbreak_lab.widgets.play_views import PlayLineView
+
+    record = pos.record()
+    c = PlayLineViewer(pos.deal, pos.to_move, pos.rules, calls=calls, record=record,
+                       layouts=layouts, time_limit=None)  # fmt: skip
+    view = PlayLineView(c)
+    drawn: list[float] = []
+    c.observe(lambda: drawn.append(time.perf_counter()) if "cb-advice-status" in
+              view.single_note.value else None)  # fmt: skip
+    t0 = time.perf_counter()
+    view.judgement.value = "single"  # as a click on the toggle does
+    c.wait_single()
+    end = time.perf_counter()
+    return (drawn[0] if drawn else end) - t0, end - t0
+
+
 def first(args: argparse.Namespace) -> None:
     from fastapi.testclient import TestClient
 
@@ -206,6 +227,16 @@ def first(args: argparse.Namespace) -> None:
         _stats("first answer (learned card)", at_once)
         _stats("first answer with a value", valued)
         _stats("final answer", final)
+    for trick in tricks:
+        shown, final = [], []
+        for pos, calls in positions[trick]:
+            t_first, t_final = _widget_times(pos, calls, args.layouts)
+            shown.append(t_first)
+            final.append(t_final)
+        print(f"trick {trick}: the line viewer's single-dummy judgement (widgets), "
+              f"{args.layouts} layouts, from the toggle's click")  # fmt: skip
+        _stats("first answer drawn", shown)
+        _stats("final answer drawn", final)
     with TestClient(create_app(Settings(workers=1, advise_layouts_max=args.layouts))) as client:
         for trick in tricks:
             times, covered, learned = [], [], 0
