@@ -229,49 +229,133 @@ def _shot(cdp: CDP, selector: str, name: str) -> Path:
     return path
 
 
-def test_a_person_plays_a_deal_against_the_bots(bots_url: str, browser: CDP) -> None:
+# --- the match against the bots (notebook 07) ----------------------------------------------------
+
+TABLE = ".cb-play-table"
+HAND = f"{TABLE} g.seat[data-side='s'] g.card"
+# the person's cards in the picture: [card letters, playable (not dimmed)]
+HAND_CARDS = f"""[...document.querySelectorAll("{HAND}")].map(g =>
+  [g.dataset.card, !g.querySelector('rect[fill="#54605a"]')])"""
+STATUS = "document.querySelector('.cb-play-status').innerText"
+
+
+def _click_card(cdp: CDP, card: str) -> None:
+    """A real mouse click on ``card`` in the pictured hand, on its top-left corner (the part a
+    neighbour to its right never covers)."""
+    x, y = cdp.js(
+        f"""(() => {{ const g = document.querySelector("{HAND}[data-card='{card}']");
+        g.scrollIntoView({{block: 'center'}}); const r = g.getBoundingClientRect();
+        return [r.left + 9, r.top + 24]; }})()"""
+    )
+    for kind in ("mousePressed", "mouseReleased"):
+        cdp.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+
+def _choose_option(cdp: CDP, selector: str, value: str) -> None:
+    cdp.js(
+        f"(() => {{ const s = document.querySelector('{selector}'); s.value = '{value}';"
+        " s.dispatchEvent(new Event('change', {bubbles: true})); })()"
+    )
+
+
+def _play_deal(cdp: CDP, deal: int, shots: bool) -> None:
+    """From the calls to the deal's end: the call the advice suggests, then a playable card of
+    the pictured hand clicked at each turn (once a forbidden card first, refused)."""
+    cdp.wait(f"{STATUS}.startsWith('Calling: your call')", seconds=120)
+    heading = cdp.js("document.querySelector('.cb-match-heading').innerText")
+    assert heading.startswith(f"Deal {deal} of 5"), heading
+    svg = cdp.js(f"document.querySelector('{TABLE}').innerHTML")
+    assert "to call" in svg and "to play" not in svg and "trick 1 of 13" not in svg
+    cdp.click("button.cb-call-advice")
+    advice = cdp.wait("document.querySelector('.cb-call-advice-text')?.innerText", seconds=60)
+    assert advice.startswith("Suggested call: ") and "expected score" in advice, advice
+    suggested = advice.split(":")[1].split()[0]
+    if shots:
+        _shot(cdp, ".cb-play-against-bots", "browser_match_calling.png")
+    cdp.type_into(".cb-play-call input", suggested)
+    cdp.click("button.cb-play-call-button")
+    refused = False
+    for turn in range(14):
+        cdp.wait(f"{STATUS}.startsWith('Trick ') || {STATUS}.startsWith('Deal {deal} over')", 120)
+        if cdp.js(STATUS).startswith(f"Deal {deal} over"):
+            break
+        cards = cdp.js(HAND_CARDS)
+        assert len(cards) == 13 - turn, (turn, cards)
+        forbidden = [c for c, ok in cards if not ok]
+        if forbidden and not refused:  # a dimmed card: refused, the rule said
+            _click_card(cdp, forbidden[0])
+            cdp.wait(f"{STATUS}.includes('cannot be played')", seconds=60)
+            assert len(cdp.js(HAND_CARDS)) == 13 - turn
+            refused = True
+        _click_card(cdp, next(c for c, ok in cards if ok))
+        cdp.wait(f'document.querySelectorAll("{HAND}").length === {12 - turn}', seconds=120)
+        if shots and turn == 6:
+            _shot(cdp, ".cb-play-against-bots", "browser_match_mid_deal.png")
+    status = cdp.wait(f"{STATUS}.startsWith('Deal {deal} over') && {STATUS}", seconds=120)
+    assert "you: called " + suggested in status, status
+    # after the deal: the four hands face up, replayed trick by trick
+    cdp.wait("!!document.querySelector('.cb-after-deal .cb-after-table svg')", seconds=60)
+    assert cdp.js(f"document.querySelectorAll('{TABLE} g.backs').length") == 0
+    assert cdp.js("document.querySelectorAll('.cb-after-table g.card').length") == 52
+    cdp.click("button.cb-replay-next-trick")
+    where = cdp.wait(
+        "(t => t.startsWith('Card 4 of 52') && t)"
+        "(document.querySelector('.cb-replay-where').innerText)",
+        seconds=60,
+    )
+    assert "wins the trick" in where, where
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1500)
+def test_a_person_plays_a_match_against_three_bots(bots_url: str, browser: CDP) -> None:
+    """Five deals against three bots by clicks in the pictured hand, to the match's result."""
     browser.call(
         "Emulation.setDeviceMetricsOverride",
         width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False,
     )  # fmt: skip
     browser.call("Page.enable")
     browser.call("Page.navigate", url=bots_url)
-    browser.wait("!!document.querySelector('.cb-play-table svg.cb-table-svg')", seconds=240)
-    # the three bots' hands are face down: no card face of theirs in the page
-    assert browser.js("document.querySelectorAll('.cb-play-table g.backs').length") == 3
-    assert (
-        browser.js(
-            "document.querySelectorAll('.cb-play-table g.seat[data-side=\"s\"] g.card').length"
-        )
-        == 13
+    browser.wait(f"!!document.querySelector('{TABLE} svg.cb-table-svg')", seconds=240)
+    # the page shows only the table: the notebook's demo cells print nothing on it
+    assert browser.js("document.querySelectorAll('.jp-RenderedText').length") == 0
+    assert "Single-dummy review" not in browser.js("document.body.innerText")
+    # the three bots' hands are face down; the person's 13 cards are in the picture
+    assert browser.js(f"document.querySelectorAll('{TABLE} g.backs').length") == 3
+    assert len(browser.js(HAND_CARDS)) == 13
+    fresh = browser.js("document.querySelector('.cb-match-heading').innerText")
+    assert "match seed " in fresh, fresh
+    # choose the opponents and a seed, start the match
+    _choose_option(browser, ".cb-opponents select", "simple")
+    browser.type_into(".cb-seed input", "2024")
+    browser.click("button.cb-new-match")
+    browser.wait(
+        "document.querySelector('.cb-match-heading').innerText.includes('match seed 2024')", 120
     )
-    browser.click("button.cb-play-call-button")  # the box's default call
-    browser.wait("document.querySelectorAll('button.cb-play-card').length > 0", seconds=60)
-    browser.click("button.cb-hint")
-    hint = browser.wait("document.querySelector('.cb-hint-table')?.innerText", seconds=240)
-    assert "Hint:" in hint and "expected" in hint
-    first = _shot(browser, ".cb-play-against-bots", "browser_bots_hint.png")
-    assert first.stat().st_size > 20_000
-    browser.click("button.cb-cards")  # where the hidden cards are: the grid of seats by cards
-    cells = browser.wait(
-        "document.querySelectorAll('.cb-cards-out svg.cb-reading-svg g.cell').length", seconds=60
-    )
-    assert cells > 0 and cells % 3 == 0  # each hidden card in each of the three other seats
-    _shot(browser, ".cb-cards-out", "browser_bots_cards.png")
-    for _ in range(13):
-        if not browser.js("document.querySelectorAll('button.cb-play-card').length"):
-            break
-        before = browser.js("document.querySelector('.cb-play-log').innerText")
-        browser.click("button.cb-play-card")
-        browser.wait(f"document.querySelector('.cb-play-log').innerText !== {before!r}", seconds=60)
-    status = browser.wait(
-        "(() => { const t = document.querySelector('.cb-play-status').innerText;"
-        " return t.includes('Deal over') && t; })()",
-        seconds=60,
-    )
-    assert "you: called" in status
-    assert browser.js("document.querySelectorAll('.cb-play-table g.backs').length") == 0
-    browser.click("button.cb-review")
-    review = browser.wait("document.querySelector('.cb-sd-review')?.innerText", seconds=180)
-    assert "Single-dummy review" in review
-    _shot(browser, ".cb-review-out", "browser_bots_review.png")
+    assert "three simple bots" in browser.js(f"document.querySelector('{TABLE}').innerText")
+    dealers = []
+    for deal in range(1, 6):
+        heading = browser.js("document.querySelector('.cb-match-heading').innerText")
+        dealers.append(heading.split("dealer: ")[1].split(" · ")[0])
+        _play_deal(browser, deal, shots=deal == 1)
+        standing = browser.js("document.querySelector('.cb-standing').innerText")
+        assert f"Totals after {deal} deal(s)" in standing, standing
+        if deal == 1:
+            browser.click("button.cb-review")
+            browser.wait(
+                "getComputedStyle(document.querySelector('.cb-deal-chart')).display === 'block'",
+                seconds=300,
+            )
+            review = browser.js("document.querySelector('.cb-sd-review').innerText")
+            assert "Single-dummy review" in review
+            _shot(browser, ".cb-after-deal", "browser_match_after_deal.png")
+        if deal < 5:
+            assert "Match over" not in standing
+            browser.click("button.cb-next-deal")
+            browser.wait(f"{STATUS}.startsWith('Calling')", seconds=120)
+    # the dealer moved one seat on each deal: four different players, then the first again
+    assert len(set(dealers[:4])) == 4 and dealers[4] == dealers[0], dealers
+    standing = browser.js("document.querySelector('.cb-standing').innerText")
+    assert "Totals after 5 deal(s)" in standing and "Match over: " in standing, standing
+    assert browser.js("document.querySelector('button.cb-next-deal').innerText") == "new match"
+    _shot(browser, ".cb-standing", "browser_match_final.png")

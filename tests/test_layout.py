@@ -123,7 +123,13 @@ PURE = [
     _module_name(p)
     for p in sorted(PACKAGE.rglob("*.py"))
     if _layer(_module_name(p)) < len(LAYERS) - 1
-] + ["callbreak_lab.widgets.controllers", "callbreak_lab.widgets.play_controllers"]
+] + [
+    "callbreak_lab.widgets.controllers",
+    "callbreak_lab.widgets.play_controllers",
+    "callbreak_lab.widgets.table_controller",
+    "callbreak_lab.widgets.after_deal",
+    "callbreak_lab.widgets.page",
+]
 FORBIDDEN = ("ipywidgets", "matplotlib", "fastapi", "starlette", "uvicorn", "IPython")
 
 

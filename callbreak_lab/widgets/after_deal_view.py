@@ -30,12 +30,12 @@ class AfterDealView:
         self.title = v.make_html("cb-after-title")
         self.table = v.make_html("cb-after-table")
         nav = [
-            ("⏮ start", "cb-replay-start", lambda: c.go(0)),
+            ("« start", "cb-replay-start", lambda: c.go(0)),
             ("◀◀ trick", "cb-replay-prev-trick", c.prev_trick),
             ("◀ card", "cb-replay-prev", c.prev),
             ("card ▶", "cb-replay-next", c.next),
             ("trick ▶▶", "cb-replay-next-trick", c.next_trick),
-            ("end ⏭", "cb-replay-end", lambda: c.go(c.length)),
+            ("end »", "cb-replay-end", lambda: c.go(c.length)),
         ]
         self.buttons = [v.make_button(text, cls, on_click=fn) for text, cls, fn in nav]
         self.slider = v.with_classes(

@@ -510,9 +510,11 @@ class PlayTable(Observable):
         """Which deal of the match, who dealt and who calls first and leads."""
         of = f" of {self.deal_count}" if self.deal_count else ""
         names = self.table_names
+        first = names[self.first_leader]
+        leads = "you call first and lead" if first == "you" else f"{first} calls first and leads"
         return (
             f"Deal {self.deal_index + 1}{of} · match seed {self.seed} · dealer: "
-            f"{names[self.dealer]} · {names[self.first_leader]} calls first and leads"
+            f"{names[self.dealer]} · {leads}"
         )
 
     def status(self) -> str:
