@@ -1,7 +1,9 @@
 """One scale: the hint at the first lead against the call advisor, hand for hand.
 
     nice -n 10 .venv/bin/python benchmarks/one_scale.py [--hands 200] [--rules online]
-        [--layouts 32] [--seed 6300] [--own] [--out benchmarks/one_scale/bar_online.json]
+        [--layouts 32] [--seed 6300] [--start 0] [--own]
+        [--out benchmarks/one_scale/bar_online.json]
+    .venv/bin/python benchmarks/one_scale.py --merge part1.json part2.json --out all.json
 
 For ``--hands`` seeded deals (``Deal.seeded(--seed, i)``) every seat calls the shipped bid
 model's call in turn (``bidding.recommend_call`` with the calls before it). The call advisor's
@@ -134,6 +136,8 @@ def main() -> None:
     p.add_argument("--rules", default="online")
     p.add_argument("--layouts", type=int, default=32)
     p.add_argument("--seed", type=int, default=6300)
+    p.add_argument("--start", type=int, default=0, help="the first hand (deal index)")
+    p.add_argument("--merge", nargs="+", help="summarise these runs' rows together instead")
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--own", action="store_true", help="also the hint knowing its own call alone")
     args = p.parse_args()
@@ -154,7 +158,13 @@ def main() -> None:
             args.out.write_text(json.dumps(result, indent=1) + "\n")
         return result
 
-    for i in range(args.hands):
+    if args.merge:  # the rows of runs over parts of the hands, summarised together
+        by_deal: dict[int, dict[str, Any]] = {}
+        for path in args.merge:
+            for r in json.loads(Path(path).read_text())["rows"]:
+                by_deal.setdefault(int(r["deal"]), r)
+        rows.extend(by_deal[d] for d in sorted(by_deal))
+    for i in range(args.start, args.start + (0 if args.merge else args.hands)):
         rows.append(one(i, args, rules))
         if (i + 1) % 10 == 0:
             print(f"{i + 1} hands: {json.dumps(summary(rows))}", flush=True)
