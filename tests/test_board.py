@@ -181,5 +181,11 @@ def test_a_reviewed_mistake_opens_its_position_and_judges_the_card_tried() -> No
     assert board.open_mistake(m.index)
     assert board.play(m.card)
     assert "is not the best" in board.note and f"{m.cost:.2f}" in board.note
+    # after the deal: the record replayed, the mistake's seat's expected score from the review
+    after = board.after_deal(m.seat)
+    assert after is not None and after.length == 52 and after.review is review
+    assert [cv.index for cv in after.values()] == [
+        j.index for j in review.cards if j.seat == m.seat
+    ]
     assert not board.open_mistake(3)  # not judged (before ``first``)
     assert "was not judged" in board.message

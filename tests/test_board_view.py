@@ -81,3 +81,15 @@ def test_the_page_opens_its_link_and_a_bad_link_says_why() -> None:
     assert 'data-step="40"' in box.children[7].value  # the step's readout
     bad = analysis_board("deal=nonsense&step=3")
     assert "deal: " in bad.children[4].value
+
+
+def test_after_the_deal_replays_the_record_with_four_hands() -> None:
+    view = _view()
+    assert not view.after_button.disabled
+    view.after_button.click()
+    (box,) = view.after_box.children
+    assert "cb-after-deal" in box._dom_classes
+    assert "seat 0 at the bottom" in box.children[0].value
+    view.seed.value = 2
+    view.random_button.click()  # another deal: the replay of the last one goes
+    assert view.after_box.children == () and view.after_button.disabled

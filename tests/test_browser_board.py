@@ -5,7 +5,8 @@ The first test reads each player's page as Voilà renders it: every output is a 
 demo, no example table) and the "hide-in-app" cells are left out. The second pastes a deal and a
 record on the board, steps back with clicks, opens the board's "link to this position" in a fresh
 page and sees the same step, reviews the play, clicks a mistake and replays it with the review's
-best card. Screenshots go to ``test-artifacts/board_*.png``.
+best card, then opens the record replayed after the deal with its expected-score chart.
+Screenshots go to ``test-artifacts/board_*.png``.
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ def test_a_pasted_deal_a_link_and_a_mistake_replayed(app_root: str, browser: CDP
 
     # the link in a fresh page: the same deal, record and step
     browser.call("Page.navigate", url="about:blank")
+    browser.wait("location.href === 'about:blank' && document.readyState === 'complete'")
     browser.call("Page.navigate", url=link)
     again = _step_shown(browser, 44, seconds=180)
     assert again == text
@@ -166,3 +168,14 @@ def test_a_pasted_deal_a_link_and_a_mistake_replayed(app_root: str, browser: CDP
     assert "is the best card at the table" in note, note
     assert "on a branch from card" in _step_shown(browser, index + 1)
     browser.screenshot("board_mistake_replayed.png")
+
+    # after the deal: the record replayed with the four hands and seat 0's expected score
+    browser.click("button.cb-board-after-open")
+    browser.wait("!!document.querySelector('.cb-board-after .cb-after-deal .cb-after-table svg')")
+    browser.wait(
+        "(() => { const i = document.querySelector('.cb-board-after img.cb-deal-chart');"
+        " return i && i.complete && i.naturalWidth > 100; })()",
+        seconds=120,
+    )
+    browser.js("document.querySelector('.cb-board-after img.cb-deal-chart').scrollIntoView()")
+    browser.screenshot("board_after_the_deal.png")

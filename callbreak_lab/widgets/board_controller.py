@@ -39,6 +39,7 @@ from callbreak_lab.widgets.controllers import Observable
 
 if TYPE_CHECKING:  # the review (and the advice it loads) is imported when first asked for
     from callbreak_lab.analysis.review import CardJudgement, SingleDummyReview
+    from callbreak_lab.widgets.after_deal import AfterDeal
 
 __all__ = ["AnalysisBoard", "BoardSpec", "Branch"]
 
@@ -487,6 +488,25 @@ class AnalysisBoard(Observable):
         self.note = ""
         self.go(index)
         return True
+
+    # --- after the deal ----------------------------------------------------------------------
+    def after_deal(self, seat: int) -> AfterDeal | None:
+        """The record replayed with the four hands face up (``after_deal.AfterDeal``, ``seat``
+        at the bottom), with the review's values of ``seat``'s cards when the review judged
+        them (its expected score across the deal). None before a deal is opened."""
+        from callbreak_lab.widgets.after_deal import AfterDeal
+
+        spec = self.spec
+        if spec is None:
+            return None
+        after = AfterDeal(
+            spec.deal, spec.record, spec.rules, calls=spec.calls, seat=check_seat(seat),
+            title=f"The record replayed ({len(spec.record)} cards), seat {seat} at the bottom",
+        )  # fmt: skip
+        r = self.reviewed
+        if r is not None and seat in r.seats:  # a review is of the record opened
+            after.set_review(r)
+        return after
 
     # --- the link -------------------------------------------------------------------------------
     def current_spec(self) -> BoardSpec | None:

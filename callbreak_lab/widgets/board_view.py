@@ -132,6 +132,12 @@ class AnalysisBoardView:
             "study the double-dummy line from here", "cb-board-line-open", on_click=self._line
         )
         self.line_box = v.with_classes(W.VBox([]), "cb-board-line")
+        self.after_button = v.make_button(
+            "after the deal: the hands replayed and the expected score",
+            "cb-board-after-open",
+            on_click=self._after,
+        )
+        self.after_box = v.with_classes(W.VBox([]), "cb-board-after")
 
         review_row = [self.review_seats, self.review_from, self.review_button, self.progress]
         step_row = [self.prev_button, self.slider, self.next_button, self.record_button]
@@ -152,6 +158,8 @@ class AnalysisBoardView:
                     W.HBox(review_row),
                     self.mistakes_label,
                     self.mistakes,
+                    self.after_button,
+                    self.after_box,
                     self.line_button,
                     self.line_box,
                 ]
@@ -183,6 +191,20 @@ class AnalysisBoardView:
             c.review(seats=None if seat < 0 else [seat], first=first, progress=progress)
         finally:
             self.progress.layout.visibility = "hidden"
+        if self.after_box.children:  # shown: now with the review's expected scores
+            self._after()
+
+    def _after(self) -> None:
+        """The record replayed, four hands face up (``after_deal_view.AfterDealView``): the
+        reviewed seat at the bottom when the review judged one seat, else the bottom seat; its
+        expected score across the deal is charted once the review judged its cards."""
+        from callbreak_lab.widgets.after_deal_view import AfterDealView
+
+        c = self.controller
+        r = c.reviewed
+        seat = r.seats[0] if r is not None and len(r.seats) == 1 else self.bottom.value
+        after = c.after_deal(seat)
+        self.after_box.children = [] if after is None else [AfterDealView(after).widget]
 
     def _line(self) -> None:
         """The play-line viewer on the position shown: the double-dummy line of the seat to
@@ -316,6 +338,7 @@ class AnalysisBoardView:
         if spec is None or spec is self._shown:
             return
         self._shown = spec
+        self.after_box.children = self.line_box.children = []  # of the deal shown before
         v.set_if_changed(self.deal, "value", str(spec.deal))
         v.set_if_changed(self.record, "value", spec.record_text)
         calls = "" if spec.calls is None else ",".join(map(str, spec.calls))
@@ -360,6 +383,7 @@ class AnalysisBoardView:
         self.mistakes.children = mistakes
         self.review_button.disabled = spec is None or not spec.record
         self.line_button.disabled = spec is None or c.position.is_over
+        self.after_button.disabled = spec is None or not spec.record
         if spec is not None:
             v.set_if_changed(self.slider, "value", c.step)
         v.set_if_changed(self.info, "value", info)
