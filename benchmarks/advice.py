@@ -227,6 +227,7 @@ def first(args: argparse.Namespace) -> None:
         _stats("first answer (learned card)", at_once)
         _stats("first answer with a value", valued)
         _stats("final answer", final)
+    _widget_times(*positions[tricks[0]][0], args.layouts)  # the view's first drawing, untimed
     for trick in tricks:
         shown, final = [], []
         for pos, calls in positions[trick]:
