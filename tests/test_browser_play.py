@@ -258,14 +258,22 @@ def _choose_option(cdp: CDP, selector: str, value: str) -> None:
     )
 
 
-def _play_deal(cdp: CDP, deal: int, shots: bool) -> None:
+def _play_deal(cdp: CDP, deal: int, shots: bool) -> bool:
     """From the calls to the deal's end: the call the advice suggests, then a playable card of
-    the pictured hand clicked at each turn (once a forbidden card first, refused)."""
+    the pictured hand clicked at each turn (once a forbidden card first, refused: whether one
+    was)."""
     cdp.wait(f"{STATUS}.startsWith('Calling: your call')", seconds=120)
     heading = cdp.js("document.querySelector('.cb-match-heading').innerText")
     assert heading.startswith(f"Deal {deal} of 5"), heading
     svg = cdp.js(f"document.querySelector('{TABLE}').innerHTML")
     assert "to call" in svg and "to play" not in svg and "trick 1 of 13" not in svg
+    # the page settled: the last deal's replay gone, the calls' row shown (a click lands where
+    # the button is drawn)
+    cdp.wait(
+        "!document.querySelector('.cb-after-deal')"
+        " && document.querySelector('button.cb-call-advice').offsetParent !== null",
+        seconds=60,
+    )
     cdp.click("button.cb-call-advice")
     advice = cdp.wait("document.querySelector('.cb-call-advice-text')?.innerText", seconds=60)
     assert advice.startswith("Suggested call: ") and "expected score" in advice, advice
@@ -304,6 +312,7 @@ def _play_deal(cdp: CDP, deal: int, shots: bool) -> None:
         seconds=60,
     )
     assert "wins the trick" in where, where
+    return refused
 
 
 @pytest.mark.slow
@@ -333,11 +342,11 @@ def test_a_person_plays_a_match_against_three_bots(bots_url: str, browser: CDP) 
         "document.querySelector('.cb-match-heading').innerText.includes('match seed 2024')", 120
     )
     assert "three simple bots" in browser.js(f"document.querySelector('{TABLE}').innerText")
-    dealers = []
+    dealers, refused = [], []
     for deal in range(1, 6):
         heading = browser.js("document.querySelector('.cb-match-heading').innerText")
         dealers.append(heading.split("dealer: ")[1].split(" · ")[0])
-        _play_deal(browser, deal, shots=deal == 1)
+        refused.append(_play_deal(browser, deal, shots=deal == 1))
         standing = browser.js("document.querySelector('.cb-standing').innerText")
         assert f"Totals after {deal} deal(s)" in standing, standing
         if deal == 1:
@@ -349,10 +358,16 @@ def test_a_person_plays_a_match_against_three_bots(bots_url: str, browser: CDP) 
             review = browser.js("document.querySelector('.cb-sd-review').innerText")
             assert "Single-dummy review" in review
             _shot(browser, ".cb-after-deal", "browser_match_after_deal.png")
+        if deal == 3:  # an earlier deal of the match replayed
+            _choose_option(browser, ".cb-after-pick select", "deal 1")
+            browser.wait(
+                "document.querySelector('.cb-after-title').innerText.startsWith('Deal 1 of 5')", 60
+            )
         if deal < 5:
             assert "Match over" not in standing
             browser.click("button.cb-next-deal")
             browser.wait(f"{STATUS}.startsWith('Calling')", seconds=120)
+    assert any(refused)  # a click on a forbidden card was refused with the rule
     # the dealer moved one seat on each deal: four different players, then the first again
     assert len(set(dealers[:4])) == 4 and dealers[4] == dealers[0], dealers
     standing = browser.js("document.querySelector('.cb-standing').innerText")

@@ -411,8 +411,18 @@ def test_cards_are_clicked_in_the_pictured_hand_and_the_deal_is_replayed_after()
     assert "Single-dummy review" in v.review.value and not re.search(
         r">\d?[2-9TJQKA][CDHS]<", v.review.value
     )
+    assert v.after_pick.layout.display == "none"  # one deal over: nothing to choose yet
     v.next_button.click()
     assert t.deal_index == 1 and v.after.children == () and t.phase == "call"
+    t.call(2)
+    while t.phase == "play":
+        v.clicked(_first_legal(t))
+    assert v.after_pick.layout.display is None and v.after_pick.value == 2
+    assert v._after_view is not None and v._after_view.controller is t.after_deal(2)
+    assert "review my play" in v._after_view.chart_note.value  # no review of deal 2 yet
+    v.after_pick.value = 1  # deal 1 again, its chart drawn from its review
+    assert v._after_view.controller is t.after_deal(1)
+    assert v._after_view.chart.layout.display == "block"
 
 
 @pytest.mark.slow

@@ -23,10 +23,13 @@ CHART_W, CHART_H = 6.0, 3.0
 
 
 class AfterDealView:
-    """Replays an ``AfterDeal``: ``widget`` is the box to show (see the module docstring)."""
+    """Replays an ``AfterDeal``: ``widget`` is the box to show (see the module docstring).
+    ``note``: what the chart's place says while there is no review (e.g. which button draws
+    it)."""
 
-    def __init__(self, controller: AfterDeal) -> None:
+    def __init__(self, controller: AfterDeal, *, note: str = "") -> None:
         self.controller = c = controller
+        self.note = note
         self.title = v.make_html("cb-after-title")
         self.table = v.make_html("cb-after-table")
         nav = [
@@ -92,7 +95,8 @@ class AfterDealView:
         self._chart_key = key
         if not values:
             self.chart.layout.display = "none"
-            v.set_if_changed(self.chart_note, "value", "")
+            empty = f'<div style="font-size:12px;color:#555">{escape(self.note)}</div>'
+            v.set_if_changed(self.chart_note, "value", empty if self.note else "")
             return
         self.chart.value = charts.deal_values_png(
             values, unit=c.unit, final=c.final_score(), at_trick=at, width=CHART_W, height=CHART_H

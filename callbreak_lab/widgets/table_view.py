@@ -102,11 +102,18 @@ class PlayTableView:
                                          button_style="primary")  # fmt: skip
         self.review = v.make_html("cb-review-out")
         self.after = v.with_classes(W.VBox([]), "cb-after-box")
+        self.after_pick = v.with_classes(
+            W.Dropdown(options=[("deal 1", 1)], value=1, description="replay",
+                       layout=W.Layout(width="200px", display="none")),
+            "cb-after-pick",
+        )  # fmt: skip
+        self._picking = False  # the options being replaced: no redraw for each change
+        self.after_pick.observe(self._picked, names="value")
         self._after_view: AfterDealView | None = None
         self.log = v.make_html("cb-play-log")
         self.calling_row = W.HBox([self.call, self.call_button, self.call_advice_button])
         self.playing_row = W.HBox([self.hint_button, self.reading_button, self.progress])
-        self.over_row = W.HBox([self.next_button, self.review_button])
+        self.over_row = W.HBox([self.next_button, self.review_button, self.after_pick])
         self.widget = v.with_classes(
             W.VBox(
                 [
@@ -244,16 +251,36 @@ class PlayTableView:
         click = escape(CLICK_JS)
         return f'{CLICK_CSS}<div class="cb-clickable-hand" onclick="{click}">{svg}</div>'
 
+    def _picked(self, _change: dict[str, Any]) -> None:
+        if not self._picking:
+            self._show_after()
+
     def _show_after(self) -> None:
+        """The replay of the deal just over (or of an earlier deal of the match, chosen)."""
         c = self.controller
+        pick = self.after_pick
         if c.phase != "over":
+            pick.layout.display = "none"
             if self._after_view is not None:
                 self._after_view = None
                 self.after.children = ()
             return
-        after = c.after_deal()
+        options = [(f"deal {n}", n) for n in range(1, len(c.finished) + 1)]
+        if list(pick.options) != options:
+            self._picking = True
+            try:
+                pick.options = options
+                pick.value = len(options)  # the deal just over
+            finally:
+                self._picking = False
+        pick.layout.display = None if len(options) > 1 else "none"
+        after = c.after_deal(pick.value)
         if self._after_view is None or self._after_view.controller is not after:
-            self._after_view = AfterDealView(after)
+            note = (
+                "" if after.review is not None
+                else "“review my play” draws your expected score across the deal here."
+            )  # fmt: skip
+            self._after_view = AfterDealView(after, note=note)
             self.after.children = (self._after_view.widget,)
 
     def refresh(self) -> None:
