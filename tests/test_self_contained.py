@@ -41,7 +41,7 @@ def collect(root: Path, log: Path) -> subprocess.Popen[bytes]:
 
 def collected(proc: subprocess.Popen[bytes], log: Path) -> tuple[int, int, str]:
     """Exit code, number of tests collected and the output of a ``collect`` run."""
-    code = proc.wait(timeout=900)
+    code = proc.wait(timeout=1800)  # a guard: collecting compiles the kernels afresh
     text = log.read_text(errors="replace")
     found = re.findall(r"(\d+) tests? collected", text)
     return code, int(found[-1]) if found else -1, text
