@@ -467,3 +467,38 @@ def test_after_deal_steps_through_a_deal_and_charts_the_seat_s_values() -> None:
         a.set_review(review_play(deal, record, rules, calls=calls, layouts=2, seats=[0]))
     with pytest.raises(UsageError, match="names"):
         AfterDeal(deal, record, rules, names=["a", "b"])
+
+
+def test_the_bots_are_prepared_on_a_thread_and_ready_before_they_act() -> None:
+    """The first deal's table shows before the bots are prepared; they are ready (and a
+    failure to prepare is said) before any of them calls or plays."""
+    from callbreak_lab.widgets.table_controller import PlayTable
+
+    prepared: list[str] = []
+
+    class Slow:
+        def __init__(self, fail: bool = False) -> None:
+            self.fail = fail
+
+        def prepare(self, rules: Ruleset) -> None:
+            if self.fail:
+                raise UsageError("this bot cannot prepare")
+            prepared.append(rules.name)
+
+        def call(self, view: object) -> int:
+            assert len(prepared) == 3  # every bot ready before the first acts
+            return 1
+
+        def play(self, view: object) -> Card:
+            return next(iter(view.legal_cards()))  # type: ignore[attr-defined]
+
+    t = PlayTable("online", 0, seed=1, opponents="simple")
+    t.bots = {s: Slow() for s in (1, 2, 3)}
+    t._start_deal()
+    assert t.phase == "call" and t.call(2) and prepared == ["online"] * 3
+    t.bots = {s: Slow(fail=s == 2) for s in (1, 2, 3)}
+    t.new_match(3)  # new bots of the chosen kind replace these
+    t.bots = {s: Slow(fail=s == 2) for s in (1, 2, 3)}
+    t._start_deal()
+    with pytest.raises(UsageError, match="cannot prepare"):
+        t.call(2)

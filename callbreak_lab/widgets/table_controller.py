@@ -23,6 +23,7 @@ single-dummy values at its turn (``advice``), ``cards()`` where the cards it can
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -94,12 +95,42 @@ class CallSuggestion:
         }
 
 
+class _Preparing:
+    """``prepare(rules)`` of the bots on a thread of its own: the first deal's table shows at
+    once and the bots are ready by the time the person has called (``strong`` loads its solver
+    and the match equity, a few seconds on a busy machine)."""
+
+    def __init__(self, bots: list[Any], rules: Ruleset) -> None:
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(
+            target=self._run, args=(bots, rules), name="callbreak-table-prepare", daemon=True
+        )
+        self.thread.start()
+
+    def _run(self, bots: list[Any], rules: Ruleset) -> None:
+        try:
+            for bot in bots:
+                ready = getattr(bot, "prepare", None)
+                if ready is not None:
+                    ready(rules)
+        except BaseException as exc:  # raised again in the kernel's thread (wait)
+            self.error = exc
+
+    def wait(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+
 class PlayTable(Observable):
     """A match against three bots, one deal at a time (see the module docstring).
 
     ``phase``: ``"call"`` (the person's call is due), ``"play"`` (its card is due) or ``"over"``
     (the deal is over; ``match_over`` once the last deal of the match is). ``message`` explains
     a refused call or card; ``log`` lists what happened in this deal, in order."""
+
+    #: the bots being prepared on a thread (``_ready`` waits for them)
+    _preparing: _Preparing | None = None
 
     def __init__(
         self,
@@ -224,18 +255,25 @@ class PlayTable(Observable):
         self._cards: Reading | None = None
         self._review: SingleDummyReview | None = None
         self._call_advice: CallSuggestion | None = None
+        self._ready()  # the last match's bots are ready before new ones are
+        bots = [self.bots[self.table_of(s)] for s in range(4) if s != self.seat]
+        self._preparing = _Preparing(bots, self.rules)
+        if self.deal_index:
+            self._ready()  # cheap once the match's first deal has prepared them
         for s in range(4):  # as the referee does (arena.referee.play_deal)
-            if s == self.seat:
-                continue
-            bot = self.bots[self.table_of(s)]
-            ready = getattr(bot, "prepare", None)
-            if ready is not None:
-                ready(self.rules)
-            hook = getattr(bot, "new_deal", None)
+            hook = getattr(self._bot(s), "new_deal", None) if s != self.seat else None
             if hook is not None:
                 hook(seat_seed(self.seed, self.deal_index, s))
         self._bots_call()
         self._changed()
+
+    def _ready(self) -> None:
+        """Wait until the bots are prepared for this deal (``prepare(rules)``, as the referee
+        does); a bot's failure to prepare is raised here."""
+        preparing = self._preparing
+        if preparing is not None:
+            self._preparing = None
+            preparing.wait()
 
     @property
     def phase(self) -> str:
@@ -251,6 +289,8 @@ class PlayTable(Observable):
         return seat_view(self.position, s, self.calls, self._deal_totals(), self.deal_index + 1)
 
     def _bots_call(self) -> None:
+        if len(self.calls) < 4 and len(self.calls) != self.seat:
+            self._ready()
         while len(self.calls) < 4 and len(self.calls) != self.seat:
             s = len(self.calls)
             c = int(self._bot(s).call(self._view(s)))
@@ -258,6 +298,8 @@ class PlayTable(Observable):
             self.log.append(f"{self.names[s]} calls {c}")
 
     def _bots_play(self) -> None:
+        if not self.position.is_over and self.position.to_move != self.seat:
+            self._ready()
         while not self.position.is_over and self.position.to_move != self.seat:
             s = self.position.to_move
             card = Card.parse(self._bot(s).play(self._view(s)))
