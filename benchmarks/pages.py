@@ -4,9 +4,11 @@ from the navigation to the page's first control answering a click.
 For each page: one opening to warm up (the server's first render, numba's cache read into
 memory), then ``--runs`` timed openings, each in a fresh page (a new kernel, as a player gets):
 ``control`` is when the control appears, ``answer`` when the page shows its answer to a click on
-it (the kernel ran the click's handler). Between openings the browser goes to about:blank; the
-server runs without its kernel cap and culls a left page's kernel after 10 s. The machine's load
-average is printed beside the times.
+it (the kernel ran the click's handler); ``cpu`` the CPU seconds the server, the page's kernel
+and Chromium used until the answer (what an idle machine's two cores have to do, whatever the
+load beside). Between openings the browser goes to about:blank; the server runs without its
+kernel cap and culls a left page's kernel after 10 s. The machine's load average is printed
+beside the times.
 
     .venv/bin/python benchmarks/pages.py [--runs 3] [--pages 01 07 09] [--json out.json]
 
@@ -71,6 +73,37 @@ PAGES = {
 }
 
 
+def _cpu_ticks() -> dict[int, int]:
+    """CPU time (clock ticks, user + system) of each live process this script started (the
+    server, its kernels, Chromium), by pid."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        ticks[pid] = int(fields[11]) + int(fields[12])
+    ours = {os.getpid()}
+    grew = True
+    while grew:
+        new = {pid for pid, parent in parents.items() if parent in ours} - ours
+        grew = bool(new)
+        ours |= new
+    return {pid: ticks[pid] for pid in ours if pid in ticks}
+
+
+def _cpu_since(before: dict[int, int]) -> float:
+    """CPU seconds the script's processes used since ``before`` (a new process from zero)."""
+    now = _cpu_ticks()
+    used = sum(t - before.get(pid, 0) for pid, t in now.items())
+    return used / os.sysconf("SC_CLK_TCK")
+
+
 def _poll(cdp: CDP, expression: str, seconds: float) -> float | None:
     """Seconds (monotonic clock) when ``expression`` became true, None after ``seconds``."""
     deadline = time.monotonic() + seconds
@@ -84,10 +117,14 @@ def _poll(cdp: CDP, expression: str, seconds: float) -> float | None:
     return None
 
 
-def open_once(cdp: CDP, url: str, page: Page, seconds: float = 300) -> tuple[float, float]:
-    """(control shown, answer shown) in seconds from the navigation."""
+def open_once(cdp: CDP, url: str, page: Page, seconds: float = 300) -> tuple[float, float, float]:
+    """(control shown, answer shown) in seconds from the navigation, and the CPU seconds the
+    server, the page's kernel and Chromium used until the answer."""
     cdp.call("Page.navigate", url="about:blank")
-    time.sleep(0.5)  # the previous page's kernel is shut down on unload
+    cdp_ready = "location.href === 'about:blank' && document.readyState === 'complete'"
+    if _poll(cdp, cdp_ready, 30) is None:
+        raise RuntimeError("about:blank did not load")
+    cpu0 = _cpu_ticks()
     t0 = time.monotonic()
     cdp.call("Page.navigate", url=url)
     sel = json.dumps(page.control)
@@ -100,7 +137,7 @@ def open_once(cdp: CDP, url: str, page: Page, seconds: float = 300) -> tuple[flo
     answered = _poll(cdp, page.answer, seconds)
     if answered is None:
         raise RuntimeError(f"{page.notebook}: no answer to {page.control} in {seconds} s")
-    return shown - t0, answered - t0
+    return shown - t0, answered - t0, _cpu_since(cpu0)
 
 
 def main() -> None:
@@ -127,18 +164,21 @@ def main() -> None:
                 url = f"{root}voila/render/{page.notebook}.ipynb"
                 open_once(cdp, url, page)  # warm-up
                 runs = [open_once(cdp, url, page) for _ in range(args.runs)]
-                control = [round(a, 2) for a, _ in runs]
-                answer = [round(b, 2) for _, b in runs]
+                control = [round(a, 2) for a, _, _ in runs]
+                answer = [round(b, 2) for _, b, _ in runs]
+                cpu = [round(c, 2) for _, _, c in runs]
                 results[page.notebook] = {
                     "control_s": control,
                     "answer_s": answer,
                     "median_answer_s": round(statistics.median(answer), 2),
+                    "cpu_s": cpu,
                     "load_average": [round(x, 2) for x in os.getloadavg()],
                 }
                 r = results[page.notebook]
                 print(
                     f"{page.notebook:<26} control {control} s · answer {answer} s · median "
-                    f"{r['median_answer_s']} s · load {r['load_average']}",
+                    f"{r['median_answer_s']} s · CPU to the answer {cpu} s · load "
+                    f"{r['load_average']}",
                     flush=True,
                 )
     finally:

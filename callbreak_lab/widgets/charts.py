@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-
-import matplotlib
-
-matplotlib.use("Agg", force=False)
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from callbreak_lab.render.style import RED
 from callbreak_lab.widgets.after_deal import CardValue
 from callbreak_lab.widgets.backend import Forecast
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "HEIGHT",
@@ -49,6 +48,18 @@ def css_size(width: float = WIDTH, height: float = HEIGHT) -> tuple[int, int]:
     return round(width * SCREEN_DPI), round(height * SCREEN_DPI)
 
 
+def _figure(width: float, height: float) -> Figure:
+    """A new figure of ``width`` x ``height`` inches. Matplotlib (half a second of CPU) is
+    imported by the first chart, not with this module: a Voilà page answers its first click
+    before it draws a chart."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height))
+
+
 def _png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=SCREEN_DPI * PIXEL_RATIO)
@@ -64,7 +75,7 @@ def expected_scores_figure(
     calls = [int(c) for c in adv.calls]
     values = [float(e) / 10 for e in adv.expected]
     colours = [ORANGE if c == adv.call else BLUE for c in calls]
-    fig = Figure(figsize=(width, height))
+    fig = _figure(width, height)
     ax = fig.add_subplot()
     ax.bar(calls, values, color=colours)
     ax.axhline(0, color="#444", linewidth=0.8)
@@ -104,7 +115,7 @@ def trick_distribution_figure(
     step line, the floor (guaranteed tricks) as a grey outline, and ``call`` as a dashed line.
     The legend sits above the plot, clear of the bars."""
     t = list(range(14))
-    fig = Figure(figsize=(width, height))
+    fig = _figure(width, height)
     ax = fig.add_subplot()
     ax.bar(t, forecast.dist, color=BLUE, alpha=0.8, label=forecast.source)
     if forecast.floor is not None:
@@ -164,7 +175,7 @@ def deal_values_figure(
     seat played and of the best card (hollow where they differ), the double-dummy score of its
     call after the card, ``final`` (its score at the end) as a dashed line and ``at_trick`` (the
     replay's trick) as a grey band."""
-    fig = Figure(figsize=(width, height))
+    fig = _figure(width, height)
     ax = fig.add_subplot()
     tricks = [v.trick for v in values]
     sd = [(v.trick, v.played) for v in values if v.played is not None]
