@@ -47,10 +47,14 @@ PLAYER_PAGES = (
 
 
 def players_pages_only(handler, notebook, cwd):
-    """Voilà's prelaunch hook: refuse a notebook that is not one of the player's pages."""
+    """Voilà's prelaunch hook: refuse a notebook that is not one of the player's pages, and give
+    the page its `_xsrf` cookie (tornado sets it when the token is first read): a page sends it
+    with the request that shuts its kernel down when the player leaves, which the server
+    refuses (403) without it, leaving the kernel to the culler for two minutes."""
     name = os.path.basename(handler.request.path)
     if name not in PLAYER_PAGES:
         raise HTTPError(404, f"{name} is not one of the pages of this app")
+    handler.xsrf_token  # noqa: B018  (read for its side effect: the cookie)
 
 
 c.VoilaConfiguration.prelaunch_hook = players_pages_only

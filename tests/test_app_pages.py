@@ -26,8 +26,21 @@ def _config() -> tuple[Config, dict[str, object]]:
     return c, namespace
 
 
-def _request(path: str) -> SimpleNamespace:
-    return SimpleNamespace(request=SimpleNamespace(path=path))
+class _Handler:
+    """What the hook reads of Voilà's page handler: the request's path and the xsrf token."""
+
+    def __init__(self, path: str) -> None:
+        self.request = SimpleNamespace(path=path)
+        self.token_read = False
+
+    @property
+    def xsrf_token(self) -> bytes:
+        self.token_read = True
+        return b"token"
+
+
+def _request(path: str) -> _Handler:
+    return _Handler(path)
 
 
 def test_the_first_page_lists_exactly_the_pages_the_app_serves() -> None:
@@ -46,7 +59,9 @@ def test_the_first_page_lists_exactly_the_pages_the_app_serves() -> None:
 def test_the_prelaunch_hook_refuses_a_notebook_that_is_not_a_page() -> None:
     c, _ = _config()
     hook = c.VoilaConfiguration.prelaunch_hook
-    assert hook(_request("/voila/render/09_analysis_board.ipynb"), notebook=None, cwd="") is None
+    page = _request("/voila/render/09_analysis_board.ipynb")
+    assert hook(page, notebook=None, cwd="") is None
+    assert page.token_read  # the page gets its _xsrf cookie: leaving it shuts its kernel down
     with pytest.raises(HTTPError) as err:
         hook(_request("/voila/render/05_train_your_own_model.ipynb"), notebook=None, cwd="")
     assert err.value.status_code == 404 and "05_train_your_own_model" in str(err.value)
