@@ -129,6 +129,7 @@ PURE = [
     "callbreak_lab.widgets.table_controller",
     "callbreak_lab.widgets.after_deal",
     "callbreak_lab.widgets.page",
+    "callbreak_lab.widgets.board_controller",
 ]
 FORBIDDEN = ("ipywidgets", "matplotlib", "fastapi", "starlette", "uvicorn", "IPython")
 
