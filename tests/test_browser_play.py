@@ -289,6 +289,17 @@ def _play_deal(cdp: CDP, deal: int, shots: bool) -> bool:
             break
         cards = cdp.js(HAND_CARDS)
         assert len(cards) == 13 - turn, (turn, cards)
+        if shots and turn == 1:  # the hint and where the hidden cards are, at this turn
+            cdp.click("button.cb-hint")
+            hint = cdp.wait("document.querySelector('.cb-hint-table')?.innerText", seconds=240)
+            assert "Hint:" in hint, hint
+            cdp.click("button.cb-cards")
+            cells = cdp.wait(
+                "document.querySelectorAll('.cb-cards-out svg.cb-reading-svg g.cell').length",
+                seconds=60,
+            )
+            assert cells > 0 and cells % 3 == 0  # each hidden card in each of the other seats
+            _shot(cdp, ".cb-play-against-bots", "browser_match_hint.png")
         forbidden = [c for c, ok in cards if not ok]
         if forbidden and not refused:  # a dimmed card: refused, the rule said
             _click_card(cdp, forbidden[0])
@@ -355,7 +366,7 @@ def test_a_person_plays_a_match_against_three_bots(bots_url: str, browser: CDP) 
                 "getComputedStyle(document.querySelector('.cb-deal-chart')).display === 'block'",
                 seconds=300,
             )
-            review = browser.js("document.querySelector('.cb-sd-review').innerText")
+            review = browser.wait("document.querySelector('.cb-sd-review')?.innerText", 60)
             assert "Single-dummy review" in review
             _shot(browser, ".cb-after-deal", "browser_match_after_deal.png")
         if deal == 3:  # an earlier deal of the match replayed
