@@ -177,20 +177,16 @@ class SingleDummy(Shown):
 
     def text(self) -> str:
         """One line per legal card, best first: the play-out scale's tricks, score and make
-        chance, then the floor's tricks."""
+        chance (the floor's figures are in ``to_dict``)."""
         how = "every consistent layout" if self.exact else f"{self.layouts} layouts"
         if self.stopped_early:
             how += " (the time limit stopped it)"
-        lines = [
-            f"seat {self.seat}, single-dummy over {how} ({self.unit}; each seat playing for "
-            "itself; floor: the tricks kept against the other three together):"
-        ]
+        lines = [f"seat {self.seat}, single-dummy over {how} ({self.unit}):"]
         for c in self.ranked():
             o = self.outcomes[c]
             row = f"  {c!s:>3}  tricks {o.tricks:5.2f}"
             if o.expected is not None and o.make is not None:
                 row += f"  score {o.expected:+6.2f} ± {o.expected_se or 0:.2f}  makes {o.make:4.0%}"
-            row += f"  floor {o.floor_tricks:5.2f}"
             row += "  best" if c == self.best else f"  costs {self.cost(c):.2f}"
             lines.append(row)
         return "\n".join(lines)

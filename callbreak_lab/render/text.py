@@ -131,8 +131,8 @@ def line_header(line: Line) -> str:
     if line.kind == "line":
         head = (
             f"Double-dummy line for seat {line.seat} ({line.rules.name}, {where}): seat "
-            f"{line.seat} can guarantee {line.value} tricks (its floor); it maximises, the other "
-            "three minimise its tricks; ties go to the lowest card."
+            f"{line.seat} can guarantee {line.value} tricks; it maximises, the other three "
+            "minimise its tricks; ties go to the lowest card."
         )
     else:
         head = (
