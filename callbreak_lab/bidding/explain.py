@@ -251,22 +251,6 @@ def baseline_card_counts(name: str, hand: Hand) -> dict[Card, tuple[float, str]]
 # ---------------------------------------------------------------------------------------------
 
 
-def _shift(p: np.ndarray, target: float) -> np.ndarray:
-    """``p`` moved by one common step in log-odds so that it adds up to ``target`` (clipped to
-    what the cards can reach)."""
-    q = np.clip(p, 1e-4, 1 - 1e-4)
-    z = np.log(q / (1 - q))
-    lo, hi = -20.0, 20.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if (1 / (1 + np.exp(-(z + mid)))).sum() < target:
-            lo = mid
-        else:
-            hi = mid
-    out: np.ndarray = 1 / (1 + np.exp(-(z + (lo + hi) / 2)))
-    return out
-
-
 def _disagreements(cards: Sequence[CardChance]) -> tuple[str, ...]:
     """Cards whose count by the rule and chance differ by :data:`DISAGREE` or more, the
     largest difference first, in words."""
@@ -306,7 +290,7 @@ def explain_call(
     match-aware call when a standing is given). ``baseline``: the counting rule to compare
     with (:data:`callbreak_lab.bidding.baselines.BASELINES`)."""
     from callbreak_lab.bidding.calls import check_earlier_calls
-    from callbreak_lab.bidding.cardchances import card_features, load_card_model
+    from callbreak_lab.bidding.cardchances import card_features, load_card_model, shift_to
     from callbreak_lab.bidding.model import recommend_call
 
     ruleset = Ruleset.coerce(rules)
@@ -332,7 +316,7 @@ def explain_call(
     cards, x = card_features(np.array([mask_of(parsed)], dtype=np.uint64), [seat], table, ruleset)
     proba = load_card_model().predict(x)
     chance = 1.0 - proba[:, 0]
-    scaled = _shift(chance, advisor)
+    scaled = shift_to(chance, [advisor])[0]
     counts = baseline_card_counts(baseline, parsed)
     rows = [
         CardChance(

@@ -326,8 +326,9 @@ class WinnerData:
 def load(
     profile: str, out_dir: str | os.PathLike[str], split: Split = "train", verify: bool = True
 ) -> WinnerData:
-    """The chunks of ``split`` that the folder's complete card lists (``verify``: the content
-    hash over every chunk must match the card)."""
+    """The chunks of ``split`` that the folder's card lists (``verify``: the card must be
+    complete and the content hash over every chunk match it; without, the split's chunks are
+    read while a generation may still be adding others)."""
     profile = data.profile_of(profile)
     if split not in ("test", "train"):
         raise DataError(f"split must be 'test' or 'train', got {split!r}")
@@ -337,11 +338,13 @@ def load(
         names = {s: list(card["chunks"][s]) for s in ("test", "train")}
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise DataError(f"{directory}: no readable {CARD_NAME} ({e})") from None
-    if not card.get("complete"):
+    if verify and not card.get("complete"):
         raise DataError(f"{directory}: a generation is in progress (the card is not complete)")
     parts: dict[str, list[dict[str, np.ndarray]]] = {"test": [], "train": []}
     for s in ("test", "train") if verify else (split,):
         for name in names[s]:
+            if not (directory / name).exists():
+                raise DataError(f"{directory}: {name} is missing (a generation in progress?)")
             with np.load(directory / name, allow_pickle=False) as z:
                 parts[s].append({k: z[k] for k in ("index", "masks", "plays", "won", "playout")})
     if verify and content_hash(parts["test"] + parts["train"]) != card.get("content_hash"):
