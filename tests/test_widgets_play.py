@@ -234,6 +234,48 @@ def test_play_line_view_draws_the_table_with_values_and_readable_buttons() -> No
     assert "no calls given" in playout.table.value
 
 
+def test_play_line_viewer_computes_given_calls_when_first_needed() -> None:
+    """``calls`` as a function: not called when the viewer opens; the view draws the table,
+    then fetches the calls on a thread and redraws with them; a viewer without a view resolves
+    them when the single-dummy judgement needs them; a failing function says why."""
+    import time
+
+    from callbreak_lab.errors import ModelError
+    from callbreak_lab.widgets.play_views import PlayLineView
+
+    rules = Ruleset.preset("modern")
+    record = _ending_record(ENDING_DEAL, rules)
+    asked: list[int] = []
+
+    def calls() -> list[int]:
+        asked.append(1)
+        return [3, 2, 4, 3]
+
+    c = PlayLineViewer(ENDING_DEAL, 2, rules, calls=calls, record=record)
+    assert asked == [] and c.calls_pending and c.main.calls is None
+    c.next()
+    c.branch(next(card for card, _v, played in c.legal_values() if not played))
+    c.resolve_calls()
+    assert asked == [1] and not c.calls_pending
+    assert c.main.calls == c.line.calls == (3, 2, 4, 3) and c.line is not c.main
+    c.resolve_calls()
+    assert asked == [1]  # once
+
+    v = PlayLineView(PlayLineViewer(ENDING_DEAL, 2, rules, calls=calls, record=record))
+    deadline = time.monotonic() + 60
+    while "being worked out" in v.table.value and time.monotonic() < deadline:
+        time.sleep(0.01)  # the view's thread fetches the calls and redraws with them
+    assert v.controller.main.calls == (3, 2, 4, 3) and asked == [1, 1]
+    assert "no calls given" not in v.table.value
+
+    def broken() -> list[int]:
+        raise ModelError("no model here")
+
+    b = PlayLineViewer(ENDING_DEAL, 2, rules, calls=broken, record=record)
+    b.resolve_calls()
+    assert not b.calls_pending and b.main.calls is None and "no model here" in b.message
+
+
 # --- the match against the bots (table_controller.PlayTable) and after a deal (after_deal) ------
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from callbreak_lab.errors import (
     check_int,
     check_time_limit,
 )
-from callbreak_lab.game import Position
+from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
@@ -49,6 +50,12 @@ class PlayLineViewer(Observable):
     (no further layout is started). With ``show_cards`` the studied seat's card reading
     is shown too (``cards()``: where the cards it cannot see are, from the calls and the plays;
     the mover's on a play-out).
+
+    ``calls`` is four calls, or a function of no argument returning them (e.g. the bid model's
+    calls for the deal): it is called when the calls are first needed (``resolve_calls``: the
+    single-dummy judgement, the card reading, or the view once it has drawn the table), so the
+    viewer opens without loading what computes them. ``calls_pending`` says whether that is yet
+    to come; the lines carry the calls from then on.
     """
 
     def __init__(
@@ -67,10 +74,15 @@ class PlayLineViewer(Observable):
 
         self.rules = Ruleset.coerce(rules)
         start = Position.replay(Deal.parse(deal), record, self.rules)
+        #: the function giving the calls when first needed (None: the lines carry them)
+        self._calls_of: Callable[[], Any] | None = calls if callable(calls) else None
+        self._calls_lock = threading.Lock()
+        self._fetched: tuple[int, ...] | None = None
+        given = None if self._calls_of is not None else calls
         if seat is None:
-            self.main = lines.playout_line(start, self.rules, calls=calls)
+            self.main = lines.playout_line(start, self.rules, calls=given)
         else:
-            self.main = lines.play_line(start, seat, self.rules, calls=calls)
+            self.main = lines.play_line(start, seat, self.rules, calls=given)
         self.line = self.main
         self.step = 0
         self.message = ""
@@ -85,6 +97,37 @@ class PlayLineViewer(Observable):
         self._runs: dict[tuple[int, int], Deepening] = {}
         self.show_cards = False
         self._cards: dict[tuple[int, int], Any] = {}
+
+    # --- calls ------------------------------------------------------------------------------
+    @property
+    def calls_pending(self) -> bool:
+        """Whether the calls are still to be computed (``calls`` was a function)."""
+        return self._calls_of is not None
+
+    def fetch_calls(self) -> tuple[int, ...] | None:
+        """Compute the calls (once; thread-safe, any thread) without changing the lines: the
+        calls, or None when they are not pending or cannot be computed (``message`` says why)."""
+        with self._calls_lock:
+            if self._fetched is None and self._calls_of is not None:
+                try:
+                    self._fetched = parse_calls(self._calls_of(), self.rules)
+                except CallbreakLabError as exc:  # e.g. no bid model shipped for the rules
+                    self.message = f"the calls cannot be computed: {exc}"
+                    self._calls_of = None
+            return self._fetched
+
+    def resolve_calls(self) -> None:
+        """Compute the pending calls (``fetch_calls``) and put them on the lines shown (the
+        main line and the branch; the viewer's own thread)."""
+        if self._calls_of is None:
+            return
+        calls = self.fetch_calls()
+        self._calls_of = None
+        if calls is None:
+            return
+        on_main = self.line is self.main
+        self.main = replace(self.main, calls=calls)
+        self.line = self.main if on_main else replace(self.line, calls=calls)
 
     # --- judgement ------------------------------------------------------------------------
     def set_judgement(self, kind: str) -> None:
@@ -111,6 +154,7 @@ class PlayLineViewer(Observable):
             return None
         if self.line.seat is not None and d.seat != self.line.seat:
             return None
+        self.resolve_calls()
         key = (id(self.line), self.step)
         run = self._runs.get(key)
         if run is not None and run.stop.is_set() and not (run.latest and run.latest.complete):
@@ -166,6 +210,7 @@ class PlayLineViewer(Observable):
         line is over."""
         if not self.show_cards or self.step >= self.length:
             return None
+        self.resolve_calls()
         key = (id(self.line), self.step)
         if key not in self._cards:
             from callbreak_lab.seat.knowledge import Knowledge

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from html import escape
 from typing import Any
 
@@ -14,6 +15,7 @@ from callbreak_lab.render.style import PLAYED, suit_color
 from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset, format_tenths
 from callbreak_lab.widgets import charts
+from callbreak_lab.widgets.deepening import Teller
 from callbreak_lab.widgets.play_controllers import FOCUS, CallingTrainer, PlayLineViewer, Round
 from callbreak_lab.widgets.views import (
     chart_image,
@@ -97,6 +99,19 @@ class PlayLineView:
         )
         c.observe(self.refresh)
         self.refresh()
+        if c.calls_pending:  # the table is drawn: its calls come on a thread of their own
+            tell = Teller(self._calls_came)
+
+            def fetch() -> None:
+                c.fetch_calls()
+                tell(always=True)
+
+            threading.Thread(target=fetch, name="callbreak-line-calls", daemon=True).start()
+
+    def _calls_came(self) -> None:
+        """Put the calls just computed on the lines and redraw (the kernel's own thread)."""
+        self.controller.resolve_calls()
+        self.refresh()
 
     def _card_button(self, card: Card, value: int, played: bool, sd: Any = None) -> W.Button:
         """A legal card and its value (with single-dummy advice: its expected score too); the
@@ -148,6 +163,8 @@ class PlayLineView:
                 "(green: the best for the mover); framed in blue: the line's card."
             )
         notes.append("line: each seat's tricks at the end of the line shown.")
+        if c.calls_pending:
+            notes.append("The calls are being worked out…")
         return table_svg(
             c.position,
             bottom,
