@@ -404,6 +404,40 @@ def test_counted_layouts_are_the_consistent_ones_equally_likely() -> None:
     assert seen.min() > 0 and chi2 < dof + 6 * (2 * dof) ** 0.5, (len(every), chi2)
 
 
+# seat 1's decisions in a deal played by a random policy: heavy "no card above" limits, where
+# a search without the count wandered through millions of dead ends (a review hung for minutes)
+ODD_PLAY = (
+    "QS 3S 4S 7S | 7D 8D AD 6D | 7C 8C KC QC | TS 8S JC JS | 7H AH 2H 8H | KD 2D TD 3D | "
+    "2S 5S 4D 9S | 4C TC 9C 2C | KS 9H QH 9D | AS QD JD AC | 6S JH KH 6H | 3C 5D 4H 5C | "
+    "6C 3H TH 5H"
+)
+
+
+@pytest.mark.timeout(600)  # a guard: the search without the count did not end
+def test_consistent_layouts_of_an_oddly_played_deal_replay_and_are_all_there() -> None:
+    deal, rules = Deal.seeded(4, 0), Ruleset.preset("online")
+    history = Position.replay(deal, ODD_PLAY, rules).history
+    cards = [c for _, c in history]
+    exact = 0
+    for i, (seat, _) in enumerate(history):
+        if seat != 1:
+            continue
+        prefix = " ".join(str(c) for c in cards[:i])
+        k = Knowledge.of_position(Position.replay(deal, prefix, rules), 1)
+        rows = consistent_layouts(k, EXACT_LIMIT)
+        if rows is None:  # more than the limit: a larger limit finds more than it
+            more = consistent_layouts(k, 20_000)
+            assert more is None or len(more) > EXACT_LIMIT
+            continue
+        exact += 1
+        assert len({tuple(r) for r in rows}) == len(rows) <= EXACT_LIMIT
+        for row in rows:  # every layout replays the table without an illegal card
+            Position.replay(Deal([Hand(int(m)) for m in row]), prefix, rules)
+        dealt = tuple(int(h.mask) for h in deal.hands)
+        assert any(tuple(int(m) for m in row) == dealt for row in rows)  # the deal is one
+    assert exact >= 2  # the last decisions are exact (30 layouts, then 1)
+
+
 def test_heavy_limits_still_give_every_layout_asked() -> None:
     # seats 0 and 1 played under the 7♣ and the Q♥ (must-beat): every higher club and heart is
     # seat 2's, which almost no unconstrained deal gives it

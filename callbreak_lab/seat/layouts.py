@@ -129,53 +129,17 @@ def _others_and_needs(k: Knowledge) -> tuple[list[int], list[int], list[int]]:
     return others, unseen, need
 
 
-def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
-    """Every layout of the hidden cards consistent with ``k`` (rows of the four hand masks as
-    dealt), or None when there are more than ``limit``."""
-    others, unseen, need_list = _others_and_needs(k)
-    need = dict(zip(others, need_list, strict=True))
-    banned = {s: k.banned(s) for s in others}
-    rows: list[list[int]] = []
-    hands = {s: k.played_by[s] for s in others}
-
-    def place(i: int) -> None:
-        if len(rows) > limit:
-            return
-        if i == len(unseen):
-            row = [0, 0, 0, 0]
-            row[k.seat] = k.hand | k.played_by[k.seat]
-            for s in others:
-                row[s] = hands[s]
-            rows.append(row)
-            return
-        card = unseen[i]
-        for s in others:
-            if need[s] and not (banned[s] >> card) & 1:
-                need[s] -= 1
-                hands[s] |= 1 << card
-                place(i + 1)
-                hands[s] &= ~(1 << card)
-                need[s] += 1
-
-    place(0)
-    if len(rows) > limit:
-        return None
-    return np.array(rows, dtype=np.uint64).reshape(-1, 4)
-
-
-def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` layouts consistent with ``k``, every one equally likely, drawn card by card with
-    the number of ways to deal the rest: ``ways[i, a, b]`` counts the deals of the unseen cards
-    ``i..`` in which the first of the other seats takes ``a`` of them and the second ``b`` (the
-    third the rest), each card only to a seat that may hold it (not excluded, not void). Rows as
-    ``uniform_layouts``; none when no layout fits. ``uniform_layouts`` uses it when rejection
-    keeps too few: heavy "no card above" limits, where nearly every unconstrained deal breaks
-    one."""
+def _ways(k: Knowledge) -> tuple[list[int], list[int], list[int], np.ndarray, np.ndarray]:
+    """The other seats, the unseen cards, the cards each other seat holds now, ``allowed[i, j]``
+    (the unseen card ``i`` may lie with the ``j``-th other seat: not excluded, not void) and
+    ``ways[i, a, b]``: how many deals of the unseen cards ``i..`` give the first other seat
+    ``a`` of them and the second ``b`` (the third the rest), each card to a seat allowed it.
+    Floats (up to about 1e17, far below their range): exact enough for ratios and for a
+    comparison with a count's limit."""
     others, unseen, need = _others_and_needs(k)
     banned = [k.banned(s) for s in others]
     allowed = np.array([[not (b >> c) & 1 for b in banned] for c in unseen], dtype=bool)
     m = len(unseen)
-    # ways[i, a, b] (float: up to about 1e17, far below its range; only ratios are used)
     ways = np.zeros((m + 1, 14, 14), dtype=np.float64)
     ways[m, 0, 0] = 1.0
     ga, gb = np.meshgrid(np.arange(14), np.arange(14), indexing="ij")
@@ -190,8 +154,62 @@ def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarra
         if allowed[i, 2]:
             w += np.where(gc >= 1, nxt, 0.0)
         ways[i] = np.where((gc >= 0) & (gc <= 13), w, 0.0)
+    return others, unseen, need, allowed, ways
+
+
+def _count(need: list[int], ways: np.ndarray) -> float:
+    """The number of consistent layouts (``_ways``'s count for the seats' hand sizes)."""
+    return 0.0 if need[0] > 13 or need[1] > 13 else float(ways[0, need[0], need[1]])
+
+
+def consistent_layouts(k: Knowledge, limit: int) -> np.ndarray | None:
+    """Every layout of the hidden cards consistent with ``k`` (rows of the four hand masks as
+    dealt, in the order of a search that gives the unseen cards in turn to the other seats in
+    seat order), or None when there are more than ``limit``. The count comes first, from
+    ``_ways``, and the search enters only branches that still lead to a layout, so its work is
+    proportional to the layouts it returns (a search without the count could wander through
+    millions of dead ends when the "no card above" limits are heavy)."""
+    others, unseen, need, allowed, ways = _ways(k)
+    if _count(need, ways) > limit:
+        return None
+    own = k.hand | k.played_by[k.seat]
+    left = list(need)
+    hands = [k.played_by[s] for s in others]
+    rows: list[list[int]] = []
+
+    def place(i: int) -> None:
+        if i == len(unseen):
+            row = [0, 0, 0, 0]
+            row[k.seat] = own
+            for j, s in enumerate(others):
+                row[s] = hands[j]
+            rows.append(row)
+            return
+        card = unseen[i]
+        for j in range(3):
+            if not left[j] or not allowed[i, j]:
+                continue
+            left[j] -= 1
+            if ways[i + 1, left[0], left[1]] > 0:
+                hands[j] |= 1 << card
+                place(i + 1)
+                hands[j] &= ~(1 << card)
+            left[j] += 1
+
+    place(0)
+    return np.array(rows, dtype=np.uint64).reshape(-1, 4)
+
+
+def counted_layouts(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` layouts consistent with ``k``, every one equally likely, drawn card by card with
+    the number of ways to deal the rest (``_ways``), each card only to a seat that may hold it
+    (not excluded, not void). Rows as ``uniform_layouts``; none when no layout fits.
+    ``uniform_layouts`` uses it when rejection keeps too few: heavy "no card above" limits,
+    where nearly every unconstrained deal breaks one."""
+    others, unseen, need, allowed, ways = _ways(k)
+    m = len(unseen)
     rows = np.zeros((n, 4), dtype=np.uint64)
-    if n == 0 or need[0] > 13 or need[1] > 13 or ways[0, need[0], need[1]] == 0:
+    if n == 0 or _count(need, ways) == 0:
         return rows[:0]
     rows[:, k.seat] = k.hand | k.played_by[k.seat]
     for s in others:
