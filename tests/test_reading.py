@@ -8,6 +8,7 @@ small seeded sample the chances are calibrated and beat the rules alone."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -20,8 +21,9 @@ from callbreak_lab.arena.referee import play_deal
 from callbreak_lab.arena.tournament import tournament_deal
 from callbreak_lab.cards import SPADE_MASK, SUIT_MASKS, Card, Suit
 from callbreak_lab.cli.main import main
-from callbreak_lab.errors import UsageError
+from callbreak_lab.errors import CardError, UsageError
 from callbreak_lab.game import parse_record
+from callbreak_lab.render.reading import reading_html, reading_svg
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat import Knowledge
 from callbreak_lab.seat.layouts import call_log_likelihood, consistent_layouts, play_log_likelihood
@@ -186,6 +188,13 @@ def test_plain_data_round_trip_and_pictures(boards: list[Board]) -> None:
     assert svg.count('data-seen="you"') == k.hand.bit_count()
     assert svg.count('data-seen="played"') == 24
     assert r._repr_html_().startswith('<div class="cb-reading"')
+    names = ["bot 1", "bot 2", "bot 3", "you"]  # a table's names, as table_svg takes them
+    named = reading_html(r, names=names)
+    assert "where the cards you cannot see are" in named and not re.search(r"seat \d", named)
+    assert all(f">{n}</text>" in named for n in names[:3])
+    assert f"{first.symbol()}: bot 1 " in named or f"{first.symbol()}: bot 2 " in named
+    with pytest.raises(CardError, match="names"):
+        reading_svg(r, names=["you"])
     with pytest.raises(UsageError, match="hand"):
         Reading.from_dict({k: v for k, v in data.items() if k != "hand"})
 
@@ -274,6 +283,8 @@ def test_play_table_shows_the_reading_on_a_click() -> None:
     assert r.cards_played == len(table.position.history)
     assert 'class="cb-reading-svg"' in view.reading.value
     assert view.reading.value.count('class="cell"') == 3 * len(r.hidden_cards)
+    assert "where the cards you cannot see are" in view.reading.value  # the table's names
+    assert not re.search(r"seat \d", view.reading.value) and "bot " in view.reading.value
     view.clicked(str(next(iter(table.position.legal_cards()))))
     assert table.last_cards is None and view.reading.value == ""
 

@@ -134,6 +134,11 @@ def test_table_trick_labels_turn_and_default_legal_cards() -> None:
     won = q.tricks[-1].winner
     assert f"seat {won} won" in "".join(t.text or "" for t in trick.iter(f"{S}text"))
     assert parse(table_svg(q, last_trick=False)).find(".//s:g[@data-last='1']", NS) is None
+    # a replay says who plays next, not whose turn it is
+    replay = table_svg(p, names=["you", "bot 1", "bot 2", "bot 3"], turn_text="next")
+    name = ["you", "bot 1", "bot 2", "bot 3"][p.to_move]
+    assert "to play" not in replay and f"{name} next<" in replay and "▶ next<" in replay
+    assert f"trick {p.trick_index + 1} of 13 · {name} next<" in replay
 
 
 def test_table_highlight_values_calls_and_scores() -> None:

@@ -489,6 +489,13 @@ def test_after_deal_steps_through_a_deal_and_charts_the_seat_s_values() -> None:
     a.next_trick()
     a.next()
     assert a.step == 5 and len(a.position.history) == 5
+    from callbreak_lab.widgets.after_deal_view import AfterDealView
+
+    names = ["bot 1", "you", "bot 2", "bot 3"]
+    shown = AfterDealView(AfterDeal(deal, record, rules, calls=calls, seat=1, names=names))
+    shown.controller.go(5)  # a replay of a finished deal: the next card is no one's turn
+    mover = names[shown.controller.position.to_move]
+    assert "to play" not in shown.table.value and f"{mover} next<" in shown.table.value
     a.prev_trick()
     assert a.step == 4
     a.prev_trick()

@@ -14,12 +14,14 @@ The colours, the suit paths and the rank text are the card table's (``render.sty
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
 from callbreak_lab.cards import Card
+from callbreak_lab.errors import CardError
 from callbreak_lab.render.style import FELT, FELT_EDGE, LEGAL
-from callbreak_lab.render.svg import FONT, RANK_TEXT, suit_symbol, svg_text
+from callbreak_lab.render.svg import FONT, RANK_TEXT, seat_name, suit_symbol, svg_text
 
 if TYPE_CHECKING:
     from callbreak_lab.seat.reading import Reading
@@ -44,15 +46,19 @@ def shade(p: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def reading_svg(reading: Reading) -> str:
-    """The reading as an SVG grid of the other seats by the cards, one block a suit."""
+def reading_svg(reading: Reading, *, names: Sequence[str] | None = None) -> str:
+    """The reading as an SVG grid of the other seats by the cards, one block a suit. ``names``
+    replaces "seat 0".. in the rows, the tips and the title (one per seat, as ``table_svg``
+    takes them: a table's "you", "bot 1"..)."""
+    if names is not None and len(names) != 4:
+        raise CardError(f"names need one entry per seat (4), got {len(names)}")
     others = [s for s in range(4) if s != reading.seat]
     hidden = reading.hidden
     lengths = reading.lengths()
     block_h = HEAD_H + CELL_H * len(others)
     width = LABEL_W + 13 * CELL_W + LEN_W + 8
     height = TOP + 4 * block_h + 3 * BLOCK_GAP + FOOT
-    title = reading.header()
+    title = reading.header(names)
     when, _, how = title.partition(": ")
     out = [
         svg_text(6, 17, when[:1].upper() + when[1:], 13, fill="#111", font_weight="700"),
@@ -72,11 +78,14 @@ def reading_svg(reading: Reading) -> str:
                          text_anchor="middle", fill="#555"))  # fmt: skip
         for i, s in enumerate(others):
             cy = y + HEAD_H + i * CELL_H
-            out.append(svg_text(6, cy + 15, f"seat {s}", 12.5, fill="#111"))
+            out.append(svg_text(6, cy + 15, seat_name(s, names)[:10], 12.5, fill="#111"))
             for rank in range(12, -1, -1):
                 card = Card(13 * suit + rank)
                 x = LABEL_W + (12 - rank) * CELL_W
-                out.append(_cell(reading, card, s, x, cy, hidden, first=i == 0, rows=len(others)))
+                out.append(
+                    _cell(reading, card, s, x, cy, hidden, first=i == 0, rows=len(others),
+                          name=seat_name(s, names))
+                )  # fmt: skip
             out.append(
                 svg_text(LABEL_W + 13 * CELL_W + LEN_W / 2 + 4, cy + 15, f"{lengths[s, suit]:.1f}",
                       12, text_anchor="middle", fill="#111")
@@ -103,10 +112,19 @@ def reading_svg(reading: Reading) -> str:
     )
 
 
-def _cell(
-    reading: Reading, card: Card, seat: int, x: float, y: float, hidden: int, first: bool, rows: int
+def _cell(  # noqa: PLR0913  (where the cell is, and what it shows)
+    reading: Reading,
+    card: Card,
+    seat: int,
+    x: float,
+    y: float,
+    hidden: int,
+    first: bool,
+    rows: int,
+    name: str,
 ) -> str:
-    """One cell: the chance ``seat`` holds ``card``, or the card's column when it is seen."""
+    """One cell: the chance ``seat`` (called ``name``) holds ``card``, or the card's column when
+    it is seen."""
     if not hidden >> card & 1:
         if not first:
             return ""
@@ -125,7 +143,7 @@ def _cell(
     possible = bool(reading.possible[seat] >> card & 1)
     certain = possible and p == 1.0
     pct = round(100 * p)
-    tip = f"{card.symbol()}: seat {seat} " + (f"{pct}%" if possible else "cannot hold it")
+    tip = f"{card.symbol()}: {name} " + (f"{pct}%" if possible else "cannot hold it")
     parts = [
         f'<g class="cell" data-card="{card}" data-seat="{seat}" data-chance="{p:.4f}">'
         f"<title>{escape(tip)}</title>"
@@ -160,6 +178,8 @@ def _vertical(x: float, y: float, label: str) -> str:
     )
 
 
-def reading_html(reading: Reading) -> str:
-    """The reading's SVG grid in a block for Jupyter (``Reading._repr_html_``)."""
-    return f'<div class="cb-reading" style="max-width:640px">{reading_svg(reading)}</div>'
+def reading_html(reading: Reading, *, names: Sequence[str] | None = None) -> str:
+    """The reading's SVG grid in a block for Jupyter (``Reading._repr_html_``; ``names`` as
+    ``reading_svg`` takes them)."""
+    grid = reading_svg(reading, names=names)
+    return f'<div class="cb-reading" style="max-width:640px">{grid}</div>'

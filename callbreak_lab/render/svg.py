@@ -27,7 +27,16 @@ from callbreak_lab.rules import format_tenths
 if TYPE_CHECKING:
     from callbreak_lab.game import Position
 
-__all__ = ["CARD_H", "CARD_W", "card_svg", "hand_svg", "suit_symbol", "svg_text", "table_svg"]
+__all__ = [
+    "CARD_H",
+    "CARD_W",
+    "card_svg",
+    "hand_svg",
+    "seat_name",
+    "suit_symbol",
+    "svg_text",
+    "table_svg",
+]
 
 CARD_W = 48
 CARD_H = 68
@@ -299,7 +308,8 @@ def _sides(bottom: int, direction: str) -> dict[int, str]:
     return {seat: order[(seat - bottom) % 4] for seat in range(4)}
 
 
-def _name(seat: int, names: Sequence[str] | None) -> str:
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """The seat's name in ``names`` (one per seat), or "seat 0".. without them."""
     return names[seat] if names else f"seat {seat}"
 
 
@@ -377,6 +387,7 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     last_trick: bool = True,
     hidden: Iterable[int] = (),
     calling: int | None = None,
+    turn_text: str = "to play",
 ) -> str:
     """The card table of ``position`` as SVG.
 
@@ -394,6 +405,8 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     The hands of the seats in ``hidden`` are drawn face down (a table where a person plays
     against others); nothing of their cards is in the SVG. ``calling``: the seat whose call is
     due (the calls before trick 1): its label reads "▶ to call" and no card is raised.
+    ``turn_text`` says what the seat to move does next in its label, the trick's slot and the
+    status ("to play"; a replay of a finished deal: e.g. "next").
     """
     bottom = check_seat(bottom_seat, "bottom_seat")
     face_down = {check_seat(x, "hidden") for x in hidden}
@@ -419,7 +432,7 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
     ]
     for seat in range(4):
         call = f" · call {calls[seat]}" if calls else ""
-        label = f"{_name(seat, names)}{call} · won {won[seat]}"
+        label = f"{seat_name(seat, names)}{call} · won {won[seat]}"
         turn = seat == caller if caller is not None else not over and seat == mover
         parts.append(
             _seat(
@@ -432,17 +445,19 @@ def table_svg(  # noqa: PLR0913  (the public keyword API: what to mark, label an
                 played_card,
                 best,
                 seat in face_down,
-                "to play" if caller is None else "to call",
+                turn_text if caller is None else "to call",
             )
         )
-    parts.append(_trick(position, sides, last_trick, names, caller is not None))
-    parts.append(_panel(position, bottom, calls, result, result_label, names, notes, caller))
+    parts.append(_trick(position, sides, last_trick, names, caller is not None, turn_text))
+    parts.append(
+        _panel(position, bottom, calls, result, result_label, names, notes, caller, turn_text)
+    )
     if caller is not None:
-        state = f"calling, {_name(caller, names)} to call"
+        state = f"calling, {seat_name(caller, names)} to call"
     elif over:
         state = "deal over"
     else:
-        state = f"trick {position.trick_index + 1}, {_name(mover, names)} to play"
+        state = f"trick {position.trick_index + 1}, {seat_name(mover, names)} {turn_text}"
     return _svg(
         FELT_W + 14 + PANEL_W,
         FELT_H,
@@ -458,10 +473,11 @@ def _trick(
     last: bool,
     names: Sequence[str] | None,
     calling: bool = False,
+    turn_text: str = "to play",
 ) -> str:
     """The trick in the middle: each card at its player's side, labelled with the seat; the
-    seat to play gets a dashed slot (none while ``calling``). Between tricks: the last trick,
-    faded, with its winner."""
+    seat to play gets a dashed slot labelled with ``turn_text`` (none while ``calling``).
+    Between tricks: the last trick, faded, with its winner."""
     cards = list(position.trick)
     leader = position.leader
     winner = None
@@ -476,7 +492,9 @@ def _trick(
         dx, dy = _TRICK_OFFSET[sides[seat]]
         x, y = CX + dx - CARD_W / 2, CY + dy - CARD_H / 2
         out.append(_card(card, x, y, LEGAL if seat == winner else None))
-        note = _name(seat, names) + (" led" if i == 0 else "") + (" won" if seat == winner else "")
+        note = (
+            seat_name(seat, names) + (" led" if i == 0 else "") + (" won" if seat == winner else "")
+        )
         out.append(_trick_label(sides[seat], x, y, note, seat))
     if not position.is_over and not faded and not calling:
         mover = position.to_move
@@ -486,13 +504,15 @@ def _trick(
             f'<rect class="slot" x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="5" '
             'fill="none" stroke="#ffe27a" stroke-width="2" stroke-dasharray="5 4"/>'
         )
-        out.append(_trick_label(sides[mover], x, y, f"{_name(mover, names)} to play", mover))
+        out.append(
+            _trick_label(sides[mover], x, y, f"{seat_name(mover, names)} {turn_text}", mover)
+        )
     if faded and winner is not None:
         out.append(
             _text(
                 CX,
                 CY - 100,
-                f"last trick: {_name(winner, names)} won it",
+                f"last trick: {seat_name(winner, names)} won it",
                 12.5,
                 text_anchor="middle",
                 fill="#fff",
@@ -525,7 +545,7 @@ def _wrap(text: str, width: int = 36) -> list[str]:
     return lines
 
 
-def _panel(
+def _panel(  # noqa: PLR0913  (what the panel lists and the status words)
     position: Position,
     bottom: int,
     calls: Sequence[int] | None,
@@ -534,6 +554,7 @@ def _panel(
     names: Sequence[str] | None,
     notes: Sequence[str],
     caller: int | None = None,
+    turn_text: str = "to play",
 ) -> str:
     """Beside the felt: per seat its call, tricks won, final tricks and score, then the status
     (the calls phase when ``caller`` is to call) and the notes."""
@@ -573,13 +594,13 @@ def _panel(
                 + "</g>"
             )
         x += width
-    mover = _name(position.to_move, names)
+    mover = seat_name(position.to_move, names)
     if caller is not None:
-        status = f"calling · {_name(caller, names)} to call"
+        status = f"calling · {seat_name(caller, names)} to call"
     elif over:
         status = "deal over"
     else:
-        status = f"trick {position.trick_index + 1} of {N_TRICKS} · {mover} to play"
+        status = f"trick {position.trick_index + 1} of {N_TRICKS} · {mover} {turn_text}"
     lines = [f"rules {rules.name}", status, f"● {seats[bottom]}: the seat at the bottom"]
     if not calls and caller is None:
         lines.append("no calls given")

@@ -28,7 +28,7 @@ can (counted, not sampled).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -36,6 +36,7 @@ import numpy as np
 
 from callbreak_lab.cards import SUIT_MASKS, Card, CardLike, Hand, check_seat
 from callbreak_lab.errors import SolverInputError, UsageError, check_int
+from callbreak_lab.render.svg import seat_name
 from callbreak_lab.seat.knowledge import Knowledge
 from callbreak_lab.seat.layouts import (
     BETA,
@@ -255,8 +256,9 @@ class Reading:
         except KeyError as e:
             raise UsageError(f"a reading needs the key {e.args[0]!r}") from None
 
-    def header(self) -> str:
-        """One line: whose reading, when, what it assumed and over what."""
+    def header(self, names: Sequence[str] | None = None) -> str:
+        """One line: whose reading, when, what it assumed and over what (``names``: the seats'
+        names, one per seat, in place of "seat 0".., as ``render.svg.table_svg`` takes them)."""
         how = "every consistent layout" if self.exact else f"{self.layouts} layouts"
         if not self.exact:
             how += f", effective sample {self.ess:.0f}"
@@ -267,7 +269,7 @@ class Reading:
         if self.cards_played and self.cards_played % 4 == 0:
             when = f"after {tricks} trick{'s' if tricks != 1 else ''}"
         return (
-            f"where the cards seat {self.seat} cannot see are, {when}: read from the "
+            f"where the cards {seat_name(self.seat, names)} cannot see are, {when}: read from the "
             f"{self.assumed} ({how})"
         )
 

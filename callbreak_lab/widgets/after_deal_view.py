@@ -117,7 +117,7 @@ class AfterDealView:
         v.set_if_changed(self.title, "value", f"<b>{escape(c.title)}</b>" if c.title else "")
         svg = table_svg(
             c.position, c.seat, highlight=(), calls=list(c.calls) if c.calls else None,
-            names=c.names,
+            names=c.names, turn_text="next",
         )  # fmt: skip
         v.set_if_changed(self.table, "value", svg)
         self.slider.max = c.length

@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as W
 
 from callbreak_lab.cards import Card
+from callbreak_lab.render.reading import reading_html
 from callbreak_lab.render.svg import table_svg
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.widgets import views as v
@@ -304,7 +305,8 @@ class PlayTableView:
         v.set_if_changed(self.hint, "value", self._hint_html() if playing else "")
         self.reading_button.disabled = not playing
         cards = c.last_cards
-        v.set_if_changed(self.reading, "value", cards._repr_html_() if cards and playing else "")
+        grid = reading_html(cards, names=c.names) if cards and playing else ""  # the table's names
+        v.set_if_changed(self.reading, "value", grid)
         self.over_row.layout.display = None if over else "none"
         self.review_button.disabled = not over
         self.next_button.description = "new match" if c.match_over else "next deal"
