@@ -126,6 +126,15 @@ def test_play_line_viewer_draws_a_card_table(viewer_url: str, browser: CDP) -> N
     browser.wait("!!document.querySelector('.cb-table-layout svg.cb-table-svg')", seconds=240)
     browser.wait("document.querySelectorAll('button.cb-legal').length > 0", seconds=60)
     assert browser.js("[window.innerWidth, window.innerHeight]") == [WIDTH, HEIGHT]
+    # the bid model's calls come after the first drawing (on the kernel's thread): the panel's
+    # call column then shows them
+    assert "being worked out" not in browser.wait(
+        "(() => { const c = [...document.querySelectorAll("
+        "'.cb-table-layout g.cell[data-col=\"call\"]')].map(g => g.textContent);"
+        " return c.length === 4 && c.every(x => /^\\d+$/.test(x))"
+        " && document.querySelector('.cb-table-layout svg').textContent; })()",
+        seconds=120,
+    )
 
     # four seats around the felt, the studied seat 0 at the bottom; the table fits the width
     sides = browser.js(
