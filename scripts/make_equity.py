@@ -16,7 +16,6 @@ against a direct simulation of whole matches) to ``--out``, atomically.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import platform
 import sys
@@ -35,6 +34,7 @@ from callbreak_lab.bidding.equity import (
     win_shares,
 )
 from callbreak_lab.rules import PRESETS, Ruleset
+from callbreak_lab.util.fileio import sha256_file
 from callbreak_lab.util.fileio import atomic_open
 from callbreak_lab.util.stats import mean_se, standard_errors
 
@@ -186,10 +186,6 @@ def equity_checks(model: EquityModel, rules: Ruleset, matches: int) -> dict[str,
     return {"by_deals_left": grid, "direct_simulation": checks, "largest_abs_z": round(worst, 2)}
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def make(preset: str, args: argparse.Namespace) -> dict[str, Any]:
     rules = Ruleset.preset(preset)
     print(f"{preset}: {args.deals} deals by four {args.players}", file=sys.stderr, flush=True)
@@ -221,7 +217,7 @@ def make(preset: str, args: argparse.Namespace) -> dict[str, Any]:
         "check_matches": args.check_matches,
         "checks_seconds": round(time.perf_counter() - t0, 1),
         "file": path.name,
-        "sha256": _sha256(path),
+        "sha256": sha256_file(path),
     }
     with atomic_open(args.out / f"equity_{preset}.json", ".json") as f:
         f.write((json.dumps(card, indent=2) + "\n").encode())

@@ -21,7 +21,6 @@ import hashlib
 import json
 import threading
 from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from callbreak_lab.bidding.datasets import PROFILES, profile_of
 from callbreak_lab.bidding.features import HCP_TABLE, suit_patterns
 from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open, sha256_file
 
 __all__ = [
     "CARD_FEATURES",
@@ -247,14 +246,6 @@ def fit_card_model(
     return CardModel(est, info)
 
 
-def _sha256(path: Traversable) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def save_card_model(
     model: CardModel, models_dir: str | Path, card: dict[str, Any]
 ) -> tuple[Path, Path]:
@@ -273,7 +264,7 @@ def save_card_model(
         "outcomes": list(OUTCOMES),
         "sklearn": sklearn.__version__,
         "model_file": MODEL_FILE,
-        "model_sha256": _sha256(model_path),
+        "model_sha256": sha256_file(model_path),
         **model.info,
         **card,
     }
@@ -306,7 +297,7 @@ def _load(folder: str) -> CardModel:
     minor = ".".join(sklearn.__version__.split(".")[:2])
     if ".".join(str(card.get("sklearn", "")).split(".")[:2]) != minor:
         problems.append(f"trained with scikit-learn {card.get('sklearn')}, running {minor}")
-    if card.get("model_sha256") != _sha256(model_path):
+    if card.get("model_sha256") != sha256_file(model_path):
         problems.append("the model file does not match its card")
     if problems:
         raise ModelError(f"card-chance model in {base}: " + "; ".join(problems))

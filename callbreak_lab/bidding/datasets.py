@@ -179,6 +179,21 @@ def is_test(index: np.ndarray | Sequence[int]) -> np.ndarray:
         return (_splitmix64(idx) % np.uint64(100)) < np.uint64(TEST_PERCENT)
 
 
+def load_arrays(path: Path, keys: Sequence[str]) -> dict[str, np.ndarray]:
+    """The arrays ``keys`` of the ``.npz`` file ``path`` (no pickles); a ``DataError`` naming
+    the file when it is unreadable or lacks one of them."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            missing = [k for k in keys if k not in z.files]
+            if missing:
+                raise DataError(f"{path.name}: missing arrays {missing}")
+            return {k: z[k] for k in keys}
+    except DataError:
+        raise
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
+        raise DataError(f"{path.name}: unreadable ({type(e).__name__}: {e})") from None
+
+
 def content_hash(masks: np.ndarray, dd: np.ndarray, playout: np.ndarray, index: np.ndarray) -> str:
     """``sha256:<hex>`` over the arrays in deal order, concatenated as little-endian bytes:
     index (int64), masks (uint64, row-major), dd (int8), playout (int8)."""
@@ -254,16 +269,7 @@ def _read_chunk(
     check_deals: bool = True,
 ) -> dict[str, np.ndarray]:
     """Load and validate one chunk; raise DataError saying what is wrong."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in _KEYS if k not in z.files]
-            if missing:
-                raise DataError(f"{path.name}: missing arrays {missing}")
-            arr = {k: z[k] for k in _KEYS}
-    except DataError:
-        raise
-    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
-        raise DataError(f"{path.name}: unreadable ({type(e).__name__}: {e})") from None
+    arr = load_arrays(path, _KEYS)
     if int(arr["seed"]) != seed or str(arr["profile"]) != profile:
         raise _Foreign(
             f"{path.name} belongs to profile {str(arr['profile'])!r} seed {int(arr['seed'])}, "

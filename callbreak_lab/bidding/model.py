@@ -33,7 +33,6 @@ persistence and recommendations.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import platform
@@ -71,7 +70,7 @@ from callbreak_lab.bidding.features import FEATURE_NAMES, mask_of
 from callbreak_lab.cards import Hand, check_seat
 from callbreak_lab.errors import HandError, ModelError
 from callbreak_lab.rules import Ruleset
-from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open, sha256_file
 
 __all__ = [
     "CALL_FEATURE_NAMES",
@@ -150,14 +149,6 @@ def _sklearn_minor() -> str:
     return ".".join(sklearn.__version__.split(".")[:2])
 
 
-def _sha256(path: Traversable) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def save_model(
     model: BidModel,
     models_dir: str | Path | None = None,
@@ -199,7 +190,7 @@ def save_model(
         "training_size": int(model.n_train_),
         "metrics": dict(metrics or {}),
         "model_file": model_path.name,
-        "model_sha256": _sha256(model_path),
+        "model_sha256": sha256_file(model_path),
     }
     text = json.dumps(card, indent=2, sort_keys=True, default=_json_default) + "\n"
     with atomic_open(card_path, ".json") as f:
@@ -283,7 +274,7 @@ def load_model(
                              f"(set ${MODELS_ENV} or run `make models`)")  # fmt: skip
         card = read_card(profile, models_dir)
         _check_card(card, profile, card_path)
-        if card.get("model_sha256") != _sha256(model_path):
+        if card.get("model_sha256") != sha256_file(model_path):
             raise ModelError(
                 f"model file {model_path} does not match its card (truncated, damaged or "
                 "replaced); retrain with `make models`"

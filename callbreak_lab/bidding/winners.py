@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import time
-import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -156,16 +155,7 @@ def _read_chunk(
     path: Path, index: np.ndarray, masks: np.ndarray, playout: np.ndarray, profile: str
 ) -> dict[str, np.ndarray]:
     """Load one chunk and check it against the dataset rows it claims (DataError if not)."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            missing = [k for k in _KEYS if k not in z.files]
-            if missing:
-                raise DataError(f"{path.name}: missing arrays {missing}")
-            arr = {k: z[k] for k in _KEYS}
-    except DataError:
-        raise
-    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as e:
-        raise DataError(f"{path.name}: unreadable ({type(e).__name__}: {e})") from None
+    arr = data.load_arrays(path, _KEYS)
     if str(arr["profile"]) != profile:
         raise DataError(f"{path.name}: profile {str(arr['profile'])!r}, not {profile!r}")
     if not np.array_equal(arr["index"], index) or not np.array_equal(arr["masks"], masks):

@@ -1,5 +1,5 @@
-"""Files: atomic writes (a temp file beside the target, fsync, ``os.replace``) and reading the
-line-per-item text files of the command line.
+"""Files: atomic writes (a temp file beside the target, fsync, ``os.replace``), a file's
+SHA-256 and reading the line-per-item text files of the command line.
 
 A killed process leaves either the old file or the whole new one, never a torn file.
 """
@@ -7,10 +7,12 @@ A killed process leaves either the old file or the whole new one, never a torn f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import IO
 
@@ -54,6 +56,15 @@ def atomic_open(path: Path, suffix: str = "") -> Iterator[IO[bytes]]:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+def sha256_file(path: Path | Traversable) -> str:
+    """The SHA-256 of a file's bytes (a path or a package resource), as hex."""
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def read_lines(path: str, what: str = "--file") -> list[str]:
