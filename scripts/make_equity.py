@@ -34,8 +34,7 @@ from callbreak_lab.bidding.equity import (
     win_shares,
 )
 from callbreak_lab.rules import PRESETS, Ruleset
-from callbreak_lab.util.fileio import sha256_file
-from callbreak_lab.util.fileio import atomic_open
+from callbreak_lab.util.fileio import atomic_open, sha256_file
 from callbreak_lab.util.stats import mean_se, standard_errors
 
 ROOT = Path(__file__).resolve().parent.parent
