@@ -20,7 +20,7 @@ from callbreak_lab.cards import Card, CardLike, Deal, check_seat
 from callbreak_lab.errors import UsageError
 from callbreak_lab.game import Position, parse_calls, parse_record
 from callbreak_lab.rules import Ruleset, format_tenths
-from callbreak_lab.widgets.controllers import Observable
+from callbreak_lab.widgets.controllers import Stepper
 
 __all__ = ["AfterDeal", "CardValue"]
 
@@ -61,7 +61,7 @@ class CardValue:
         }
 
 
-class AfterDeal(Observable):
+class AfterDeal(Stepper):
     """A played deal to step through (see the module docstring). ``names`` label the seats
     (default "seat 0".. "seat 3"); ``title`` says which deal it is."""
 
@@ -89,7 +89,8 @@ class AfterDeal(Observable):
             raise UsageError(f"names: one per seat (4), got {len(names)}")
         self.names = list(names) if names is not None else [f"seat {s}" for s in range(4)]
         self.title = title
-        self.step = 0
+        self.step = 0  # the position after ``step`` cards
+        self.message = ""
         self.review: SingleDummyReview | None = None
 
     # --- stepping ---------------------------------------------------------------------------
@@ -97,17 +98,6 @@ class AfterDeal(Observable):
     def length(self) -> int:
         """Cards in the record."""
         return len(self.cards)
-
-    def go(self, step: int) -> None:
-        """Show the position after ``step`` cards (clamped to 0..length)."""
-        self.step = max(0, min(self.length, int(step)))
-        self._changed()
-
-    def next(self) -> None:
-        self.go(self.step + 1)
-
-    def prev(self) -> None:
-        self.go(self.step - 1)
 
     def next_trick(self) -> None:
         """On to the end of the current trick (or of the next one at a trick's end)."""

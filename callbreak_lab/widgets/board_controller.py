@@ -35,7 +35,7 @@ from callbreak_lab.errors import (
 from callbreak_lab.game import Position, parse_calls, parse_record
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.util.progress import Progress
-from callbreak_lab.widgets.controllers import Observable
+from callbreak_lab.widgets.controllers import Stepper
 
 if TYPE_CHECKING:  # the review (and the advice it loads) is imported when first asked for
     from callbreak_lab.analysis.review import CardJudgement, SingleDummyReview
@@ -160,7 +160,7 @@ class Branch:
     line: lines.Line
 
 
-class AnalysisBoard(Observable):
+class AnalysisBoard(Stepper):
     """See the module docstring. ``message`` says why the last entry was refused ('' when all
     is well); ``note`` what the last card tried is worth against the best."""
 
@@ -316,20 +316,6 @@ class AnalysisBoard(Observable):
         return text
 
     # --- navigation ----------------------------------------------------------------------------
-    def go(self, step: int) -> None:
-        """Show the position before card ``step`` (clamped to 0..length)."""
-        self.step = max(0, min(int(step), self.length))
-        self.message = ""
-        self._changed()
-
-    def next(self) -> None:
-        """One card forward."""
-        self.go(self.step + 1)
-
-    def prev(self) -> None:
-        """One card back."""
-        self.go(self.step - 1)
-
     def back_to_record(self) -> None:
         """Drop the branch and show the record at the same step (or its end)."""
         self.branch = None

@@ -63,6 +63,34 @@ class Observable:
         self._changed()
 
 
+class Stepper(Observable):
+    """A controller that shows one step of a sequence (a line's cards, a deal's record):
+    ``step`` in ``0..length``, moved by ``go``/``next``/``prev``; each move clears
+    ``message`` and notifies."""
+
+    step: int
+    message: str
+
+    @property
+    def length(self) -> int:
+        """The last step."""
+        raise NotImplementedError
+
+    def go(self, step: int) -> None:
+        """Show step ``step`` (clamped to ``0..length``)."""
+        self.step = max(0, min(int(step), self.length))
+        self.message = ""
+        self._changed()
+
+    def next(self) -> None:
+        """One step forward."""
+        self.go(self.step + 1)
+
+    def prev(self) -> None:
+        """One step back."""
+        self.go(self.step - 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Hand picker
 # ---------------------------------------------------------------------------------------------

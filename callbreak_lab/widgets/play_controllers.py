@@ -21,7 +21,7 @@ from callbreak_lab.game import Position, parse_calls
 from callbreak_lab.rules import DEFAULT_RULES, Ruleset, format_tenths
 from callbreak_lab.widgets import backend
 from callbreak_lab.widgets.backend import Forecast, Forecaster
-from callbreak_lab.widgets.controllers import Observable, format_expected
+from callbreak_lab.widgets.controllers import Observable, Stepper, format_expected
 from callbreak_lab.widgets.deepening import Deepening
 
 __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
@@ -32,7 +32,7 @@ __all__ = ["FOCUS", "CallingTrainer", "PlayLineViewer", "Round"]
 # ---------------------------------------------------------------------------------------------
 
 
-class PlayLineViewer(Observable):
+class PlayLineViewer(Stepper):
     """Step through an annotated line (``lines.play_line`` or ``lines.playout_line``) and branch.
 
     ``step`` is the number of cards played so far on the line (0..len); the decision shown is the
@@ -254,20 +254,6 @@ class PlayLineViewer(Observable):
     def length(self) -> int:
         """Number of cards on the line."""
         return len(self.line.steps)
-
-    def go(self, step: int) -> None:
-        """Show the position before card ``step`` (clamped to 0..length)."""
-        self.step = max(0, min(int(step), self.length))
-        self.message = ""
-        self._changed()
-
-    def next(self) -> None:
-        """One card forward."""
-        self.go(self.step + 1)
-
-    def prev(self) -> None:
-        """One card back."""
-        self.go(self.step - 1)
 
     def next_trick(self) -> None:
         """Forward to the start of the next trick."""
