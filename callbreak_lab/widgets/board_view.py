@@ -180,10 +180,7 @@ class AnalysisBoardView:
         self.progress.value = 0
         self.progress.layout.visibility = "visible"
 
-        def progress(done: int, total: int) -> None:
-            self.progress.max = max(int(total), 1)
-            self.progress.value = int(done)
-
+        progress = v.bar_progress(self.progress)
         try:
             spec = c.spec
             first = 4 * (self.review_from.value - 1)

@@ -141,10 +141,6 @@ class PlayTableView:
         self.refresh()
 
     # --- actions ----------------------------------------------------------------------------
-    def _tick(self, done: int, total: int) -> None:
-        self.progress.max = max(total, 1)
-        self.progress.value = done
-
     def _busy(self, on: bool) -> None:
         self.progress.value = 0
         self.progress.layout.visibility = "visible" if on else "hidden"
@@ -181,7 +177,7 @@ class PlayTableView:
     def _review(self) -> None:
         self._busy(True)
         try:
-            self.controller.review(progress=self._tick)
+            self.controller.review(progress=v.bar_progress(self.progress))
         finally:
             self._busy(False)
 

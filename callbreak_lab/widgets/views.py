@@ -16,6 +16,7 @@ from callbreak_lab.cards import Card
 from callbreak_lab.render.html import deal_html
 from callbreak_lab.render.style import RED, suit_color
 from callbreak_lab.rules import DEFAULT_RULES, PRESETS, Ruleset
+from callbreak_lab.util.progress import Progress
 from callbreak_lab.widgets import charts
 from callbreak_lab.widgets.controllers import (
     MAX_CARDS,
@@ -58,6 +59,16 @@ def set_if_changed(widget: W.Widget, name: str, value: Any) -> None:
     """Assign only when different (each assignment is a message to the browser)."""
     if getattr(widget, name) != value:
         setattr(widget, name, value)
+
+
+def bar_progress(bar: W.IntProgress) -> Progress:
+    """A ``progress(done, total)`` callback that moves ``bar``."""
+
+    def progress(done: int, total: int) -> None:
+        bar.max = max(int(total), 1)
+        bar.value = int(done)
+
+    return progress
 
 
 def make_button(text: str, *classes: str, on_click: Callable[[], object], **kw: Any) -> W.Button:
@@ -395,12 +406,8 @@ class CallAdvisorView:
         self.progress.value = 0
         self.progress.layout.visibility = "visible"
 
-        def progress(done: int, total: int) -> None:
-            self.progress.max = max(int(total), 1)
-            self.progress.value = int(done)
-
         try:
-            c.check_with_simulation(progress=progress)
+            c.check_with_simulation(progress=bar_progress(self.progress))
         finally:  # the bar shows a running simulation only
             self.progress.layout.visibility = "hidden"
 
