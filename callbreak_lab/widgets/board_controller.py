@@ -208,19 +208,16 @@ class AnalysisBoard(Stepper):
     ) -> bool:
         """Open the deal and record typed on the page (``BoardSpec.parse``); False, with
         ``message`` naming the box, when the text is refused (the board keeps what it showed)."""
-        try:
-            spec = BoardSpec.parse(deal, record, calls, rules, step=step)
-        except CallbreakLabError as exc:
-            self._say(str(exc))
-            return False
-        self._open(spec)
-        self._changed()
-        return True
+        return self._open_from(lambda: BoardSpec.parse(deal, record, calls, rules, step=step))
 
     def open_query(self, query: str) -> bool:
         """Open a link's query (``BoardSpec.from_query``); False with ``message`` when refused."""
+        return self._open_from(lambda: BoardSpec.from_query(query))
+
+    def _open_from(self, read: Callable[[], BoardSpec]) -> bool:
+        """Open what ``read`` gives; False, with ``message``, when it refuses the text."""
         try:
-            spec = BoardSpec.from_query(query)
+            spec = read()
         except CallbreakLabError as exc:
             self._say(str(exc))
             return False
