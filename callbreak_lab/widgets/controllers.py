@@ -6,6 +6,7 @@ controller can be driven directly from Python (and is unit-tested that way).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,7 +45,12 @@ Listener = Callable[[], None]
 
 
 class Observable:
-    """Minimal change notification: views register a callback and redraw on change."""
+    """Minimal change notification: views register a callback and redraw on change. One
+    notification at a time: an advice deepening on its own thread (``widgets.deepening``)
+    tells of its final answer while a redraw begun on the kernel's thread may still be
+    drawing the first answer, and without a running event loop (a script, a test) its
+    notification comes on that thread; it waits for the redraw under way, so the last drawing
+    is of the latest state."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
@@ -54,8 +60,19 @@ class Observable:
         self._listeners.append(fn)
 
     def _changed(self) -> None:
-        for fn in list(self._listeners):
-            fn()
+        with self._notifying:
+            for fn in list(self._listeners):
+                fn()
+
+    @property
+    def _notifying(self) -> threading.RLock:
+        """The lock that keeps notifications one at a time, made on first use (a dataclass
+        subclass does not call ``__init__``); ``dict.setdefault`` keeps one if two threads
+        make it at once."""
+        lock = self.__dict__.get("_notify_lock")
+        if lock is None:
+            lock = self.__dict__.setdefault("_notify_lock", threading.RLock())
+        return lock  # type: ignore[no-any-return]
 
     def _say(self, message: str) -> None:
         """Show ``message`` (why an entry was refused, or "" once all is well) and notify."""
