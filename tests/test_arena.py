@@ -372,6 +372,7 @@ def test_the_same_seed_gives_the_same_boards_and_results() -> None:
     assert next(b for b in one.boards if b.deal_index == 5).deal_number == 1
 
 
+@pytest.mark.slow
 def test_parallel_processes_give_the_same_result() -> None:
     players = ["simple", "random", "model", "honours"]
     one = arena.run(players, "online", deals=6, seed=2)

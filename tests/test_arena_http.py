@@ -160,6 +160,7 @@ def test_a_bot_answering_badly_is_faulted_and_the_game_goes_on(mode: str) -> Non
             assert fault.request["path"] in ("/bid", "/play") and fault.answer is not None
 
 
+@pytest.mark.slow
 def test_a_late_or_silent_bot_is_faulted() -> None:
     """The bot's first call comes after the client gave up (budget and grace: 1.5 s), its
     other calls late (over the 0.5 s budget); its plays come at once, far within it."""

@@ -186,6 +186,7 @@ def test_not_fitted_is_sklearns_error_and_a_model_error(train: HandSet) -> None:
         check_is_fitted(fresh)
 
 
+@pytest.mark.slow
 def test_random_state_takes_an_int_a_randomstate_or_none(train: HandSet) -> None:
     small = {**SMALL, "learner": "hgb"}
     x, y = X(train), Y(train)

@@ -171,6 +171,7 @@ def test_monte_carlo_admission_by_time_bound() -> None:
     assert default.monte_carlo_cap == int(20_000 * 0.5 // default.monte_carlo_sample_ms)
 
 
+@pytest.mark.slow
 def test_monte_carlo_stops_starting_samples_at_its_time_share() -> None:
     """A sample's solve ranges from milliseconds to seconds, so an admitted count can still
     take too long: no sample is started past the time share, and the answer says how many of
@@ -460,6 +461,7 @@ def test_time_bound_returns_503_and_the_server_goes_on() -> None:
         assert c.get("/healthz").json()["workers"]["alive"] == 1  # replaced
 
 
+@pytest.mark.slow
 def test_pool_kills_a_runaway_job_and_replaces_the_worker() -> None:
     async def scenario() -> tuple[float, str, int]:
         pool = WorkerPool(1)

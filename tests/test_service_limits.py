@@ -252,6 +252,7 @@ def _early_plays() -> list[dict[str, Any]]:
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_long_bot_budgets_do_not_hold_up_a_quick_solve(server: str) -> None:
     """Eight ``/play`` requests with a ten-minute ``timeBudget`` in flight, then an endgame
     ``/v1/solve`` from another client: the solve (milliseconds of search) is answered while
