@@ -11,7 +11,9 @@ emptied too. Node counts are exact with one thread (``--threads 1``); times are 
 Bridge DDS (endplay's ``solve_board`` with ``SolveMode.Default``, i.e. ``SolveBoard`` with
 solutions=3: every card's score; spades trump, the seat holding Call Break's seat 0 hand on
 lead) on the same deals, in the same run, deal by deal after ours, so the machine's load falls
-on both alike.
+on both alike; with ``--seat`` also DDS's own one-value solve (``SolveMode.OptimalOne``, i.e.
+solutions=1: the value and one card reaching it), so the price of valuing every card over
+valuing the position is read for both solvers.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
     eng = Engine(threads=args.threads)
     rows: dict[str, object] = {}
     dds_t: list[float] = []
+    dds1_t: list[float] = []
     dds_done = False
     for preset in args.presets.split(","):
         rules = Ruleset.preset(preset)
@@ -134,6 +137,10 @@ def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
                 t0 = time.perf_counter()
                 solve_board(bd, SolveMode.Default)
                 dds_t.append(time.perf_counter() - t0)
+                if args.seat:
+                    t0 = time.perf_counter()
+                    solve_board(bd, SolveMode.OptimalOne)
+                    dds1_t.append(time.perf_counter() - t0)
             rows[f"{preset}/{seed}"] = row
         dds_done = dds_done or bool(dds_t)
         print(f"\n### {preset} {rules.kernel_flags()}")
@@ -145,6 +152,8 @@ def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
             print(summary("one seat's value", seat_t))
         if dds_t:
             print(summary("DDS SolveBoard solutions=3", dds_t))
+        if dds1_t:
+            print(summary("DDS SolveBoard solutions=1", dds1_t))
         ns = sorted(cv_n)
         print(
             f"card_values nodes: total {sum(ns) / 1e6:.2f} M, median {ns[len(ns) // 2] / 1e3:.1f} "

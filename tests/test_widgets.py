@@ -40,7 +40,7 @@ def random_play_forecast(hand: Hand, seat: int, rules: Ruleset, layouts: int = 2
         counts[end.tricks_won[seat]] += 1
         if progress is not None:
             progress(i + 1, n)
-    return forecast_from_dist(counts / n, rules, f"random play ({n} layouts)", samples=n)
+    return forecast_from_dist(counts / n, rules, f"random play ({n} layouts)", layouts=n)
 
 
 # --- hand picker controller ----------------------------------------------------------------------

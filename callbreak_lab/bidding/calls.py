@@ -318,7 +318,7 @@ class Forecast:
 
     ``dist[t]`` is P(play-out tricks = t); ``advice`` the call table of ``dist`` (expected score
     in tenths and make probability per call); ``source`` says where the forecast came from;
-    ``floor`` (optional) the distribution of guaranteed (double-dummy) tricks; ``samples`` the
+    ``floor`` (optional) the distribution of guaranteed (double-dummy) tricks; ``layouts`` the
     layouts behind a simulated forecast; ``calls_used`` whether it conditioned on the earlier
     seats' calls (a call-conditioned model)."""
 
@@ -326,7 +326,7 @@ class Forecast:
     advice: CallAdvice
     source: str
     floor: np.ndarray | None = None
-    samples: int | None = None
+    layouts: int | None = None
     calls_used: bool = False
 
     @classmethod
@@ -337,7 +337,7 @@ class Forecast:
         source: str,
         *,
         floor: npt.ArrayLike | None = None,
-        samples: int | None = None,
+        layouts: int | None = None,
         calls_used: bool = False,
     ) -> Forecast:
         """The forecast of a 14-number distribution (normalised to sum 1), the call chosen by
@@ -345,7 +345,7 @@ class Forecast:
         d = np.asarray(dist, dtype=np.float64).reshape(TRICK_COUNTS)
         d = d / d.sum()
         f = None if floor is None else np.asarray(floor, dtype=np.float64).reshape(TRICK_COUNTS)
-        return cls(d, best_call(d, rules), source, f, samples, calls_used)
+        return cls(d, best_call(d, rules), source, f, layouts, calls_used)
 
     @property
     def call(self) -> int:
@@ -365,7 +365,7 @@ class Forecast:
             "source": self.source,
             "distribution": [float(p) for p in self.dist],
             "floor_distribution": None if self.floor is None else [float(p) for p in self.floor],
-            "samples": self.samples,
+            "layouts": self.layouts,
             "calls_used": self.calls_used,
             "calls": [
                 {"call": c, "expected_tenths": e, "make_probability": p}

@@ -61,10 +61,10 @@ def forecast_from_dist(
     rules: Ruleset,
     source: str,
     floor: Any = None,
-    samples: int | None = None,
+    layouts: int | None = None,
 ) -> Forecast:
     """:meth:`Forecast.from_dist <callbreak_lab.bidding.calls.Forecast.from_dist>`."""
-    return Forecast.from_dist(dist, rules, source, floor=floor, samples=samples)
+    return Forecast.from_dist(dist, rules, source, floor=floor, layouts=layouts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def simulate_forecast(
     po, dd = np.concatenate(playout), np.concatenate(floor)
     dist = np.bincount(po, minlength=14) / len(po)
     floor_dist = np.bincount(dd, minlength=14) / len(dd)
-    return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor_dist, samples=n)
+    return forecast_from_dist(dist, rules, f"Monte Carlo ({n} layouts)", floor_dist, layouts=n)
 
 
 def model_missing(rules: Ruleset) -> str | None:
