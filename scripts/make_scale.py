@@ -16,7 +16,12 @@ position on in the self-interested play-out after the card (``solver.playout_of`
 profile's leaning on that pooled table; per profile: the distribution of the tricks the play-out
 adds to the floor, for each count of tricks left, floor and gap below the best card's floor); the
 card records how well tables fitted without a fifth of the deals predict that fifth, fold by fold
-(``seat.scale.cross_check``).
+(``seat.scale.cross_check``). Then each profile's hand model (``seat.scale.fit_hand_gain``) is
+fitted on the training split of the solved deals under ``--data`` (``bidding.datasets``: every
+hand of a deal, its floor at the deal's start and its play-out tricks), and the card records how
+the scale with and without the hand predicts the deals of the test split (``hands_check``: the
+play-out tricks after the best card at the first trick, the chance of making the bid model's
+call in tenths) and on the first leads of the positions (every card, the gap's rows tilted).
 """
 
 from __future__ import annotations
@@ -128,6 +133,65 @@ def load_rows(work: Path, profile: str) -> dict[str, np.ndarray]:
     return {f: np.concatenate([p[f] for p in parts]) for f in FIELDS}
 
 
+def first_leads(scale: Any, rows: dict[str, np.ndarray], seed: int) -> dict[str, Any]:
+    """The positions' first leads (every card of seat 0, ``Deal.seeded(seed, index)``) on the
+    scale with the hand and with the table alone: the hand model never saw them; the table
+    did (its own figures held out are ``held_out``)."""
+    from callbreak_lab.seat.scale import N, probs_check
+
+    at = rows["k"] == 0
+    idx, value, best, po = (rows[c][at] for c in ("index", "value", "best", "playout"))
+    masks = {int(i): Deal.seeded(seed, int(i))[0].mask for i in np.unique(idx)}
+    out = {}
+    for name, hands in (("hand", True), ("table", False)):
+        probs = np.stack(
+            [
+                scale.spread(N, [v], [b], hand=masks[int(i)] if hands else None)[0]
+                for i, v, b in zip(idx, value, best, strict=True)
+            ]
+        )
+        check = probs_check(probs, np.full(len(idx), N), value, po)
+        out[name] = {k: check[k] for k in ("rows", "predicted", "observed", "mae", "floor_mae")}
+    return out
+
+
+def fit_gains(
+    a: argparse.Namespace, tables: dict[str, Any], card: dict[str, Any]
+) -> dict[str, Any]:
+    """Each profile's hand model on its dataset's training split, checked on its test split
+    and on the positions' first leads (written into ``card``); returns their JSON."""
+    from callbreak_lab.bidding.cardchances import bid_model_calls
+    from callbreak_lab.bidding.datasets import load
+    from callbreak_lab.seat.scale import fit_hand_gain, from_rows, hands_check
+
+    gains = {}
+    for profile in a.profiles:
+        t0 = time.perf_counter()
+        train = load(profile, a.data, "train")
+        seats = np.tile(np.arange(4), len(train))
+        gain = fit_hand_gain(
+            train.masks.reshape(-1), seats, train.dd.reshape(-1), train.playout.reshape(-1),
+            alpha=a.alpha,
+        )  # fmt: skip
+        gains[profile] = gain.to_json()
+        scale = from_rows(profile, tables[profile], gain)
+        test = load(profile, a.data, "test")
+        calls = bid_model_calls(test.masks, profile).reshape(-1)
+        check = hands_check(
+            scale, test.masks.reshape(-1), np.tile(np.arange(4), len(test)),
+            test.dd.reshape(-1), test.playout.reshape(-1), calls,
+        )  # fmt: skip
+        card["profiles"][profile]["hands"] = {
+            "dataset": train.card.get("content_hash"),
+            "train_hands": len(seats),
+            "test_hands": 4 * len(test),
+            "test": check,
+            "first_leads": first_leads(scale, load_rows(a.work, profile), 63),
+        }
+        print(f"{profile}: hand model {time.perf_counter() - t0:.1f} s", flush=True)
+    return gains
+
+
 def cmd_fit(a: argparse.Namespace) -> None:
     from callbreak_lab.seat.scale import FORMAT, cross_check, fit_profiles
 
@@ -139,6 +203,12 @@ def cmd_fit(a: argparse.Namespace) -> None:
         "solver_version": SOLVER_VERSION,
         "prior": a.prior,
         "held_out": "5-fold by deal index: each position predicted by tables fitted without it",
+        "hand_model": (
+            "ordinal logit of the play-out's tricks above the floor from the bid model's hand "
+            "features, the floor and their products (seat.scale.GAIN_FEATURES), fitted on the "
+            "training split of the solved deals (every hand of a deal), L2 alpha "
+            f"{a.alpha}; it tilts the table's first-trick rows; checked on the test split"
+        ),
         "profiles": {},
     }
     every = {p: load_rows(a.work, p) for p in a.profiles}
@@ -151,7 +221,8 @@ def cmd_fit(a: argparse.Namespace) -> None:
             "rows": len(rows["index"]),
             "held_out": checks[profile],
         }
-    body = {"format": FORMAT, "prior": a.prior, "tables": tables}
+    gains = fit_gains(a, tables, card)
+    body = {"format": FORMAT, "prior": a.prior, "tables": tables, "gains": gains}
     with atomic_open(a.out / "scale.json") as fh:
         fh.write((json.dumps(body, separators=(",", ":")) + "\n").encode())
     with atomic_open(a.out / "scale_card.json") as fh:
@@ -174,6 +245,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     f.add_argument("--prior", type=float, default=4.0)
     f.add_argument("--work", type=Path, default=WORK)
     f.add_argument("--out", type=Path, default=OUT)
+    f.add_argument("--data", type=Path, default=ROOT / "data", help="the solved deals")
+    f.add_argument("--alpha", type=float, default=1e-3, help="the hand model's L2 penalty")
     a = p.parse_args(argv)
     if a.cmd == "generate":
         cmd_generate(a)

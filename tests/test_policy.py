@@ -192,7 +192,9 @@ def test_strong_places_values_against_the_call_early_and_finds_them_later() -> N
     drawn = draw(k, 4, 5)
     solved = solve_layouts(k, drawn.rows)
     clipped = [{c: max(2, min(4, v)) for c, v in values.items()} for values in solved.values]
-    want = card_outcomes(clipped, drawn.weights[list(solved.index)], rules, 3, 0, left=13)
+    want = card_outcomes(
+        clipped, drawn.weights[list(solved.index)], rules, 3, 0, left=13, hand=k.hand
+    )
     assert early.outcomes == want.cards
     # and it loses only the tenths of overtricks beyond the first
     for card, o in exact.outcomes.items():  # on the floor, the players' judgement

@@ -359,7 +359,7 @@ class Outcomes:
         return lowest_card(choices)
 
 
-def card_outcomes(
+def card_outcomes(  # noqa: PLR0913  (the layouts' figures, then the seat's keyword-only facts)
     values: Sequence[dict[int, int]],
     weights: np.ndarray,
     rules: Ruleset,
@@ -368,6 +368,8 @@ def card_outcomes(
     exact: bool = False,
     *,
     left: int | None = None,
+    hand: int | None = None,
+    seat: int = 0,
 ) -> Outcomes:
     """Each card legal on every layout, over layouts with card ``values`` (the seat's
     guaranteed tricks from now after the card) and ``weights``, for a seat that has won ``won``
@@ -375,7 +377,8 @@ def card_outcomes(
     layouts are every consistent one (standard errors 0). The floor figures are the values'
     own; the shown ones spread each value by the play-out scale (``seat.scale.scale_for``) for
     a seat holding ``left`` cards (None: the values are shown as they are, e.g. the true
-    layout's own play-out values)."""
+    layout's own play-out values), the 13 cards ``hand`` (a mask, as dealt) of ``seat`` tilting
+    the first trick's spread to the hand (``PlayoutScale.spread``; None: the table alone)."""
     from callbreak_lab.seat.scale import N, scale_for
 
     scale = None if left is None else scale_for(rules)
@@ -399,7 +402,7 @@ def card_outcomes(
         if scale is None or left is None:  # the values as they are: one trick count each
             spread = np.eye(N + 1)[np.clip(floor, 0, N)]
         else:  # one row of P(t tricks from now) per layout
-            spread = scale.spread(left, floor, best)
+            spread = scale.spread(left, floor, best, hand=hand, seat=seat)
         p_tricks = spread @ totals
         p_mean, p_se = mean_se(p_tricks, w, single=0.0)
         if call is None or score_of is None:
@@ -542,6 +545,7 @@ def _judgement(
     outcomes = None
     if len(solved):
         outcomes = card_outcomes(
-            solved.values, weights, k.rules, call, k.won, exact, left=int(k.hand).bit_count()
-        )
+            solved.values, weights, k.rules, call, k.won, exact,
+            left=int(k.hand).bit_count(), hand=k.hand | k.played_by[k.seat], seat=k.seat,
+        )  # fmt: skip
     return Judgement(drawn, solved, weights, outcomes)
