@@ -201,7 +201,9 @@ def test_the_tilt_gives_the_best_card_the_hands_gain_and_keeps_the_gap() -> None
     for hand in (COURT, ACES):
         for floor in range(1, 7):
             row = scale.spread(N, np.array([floor]), np.array([floor]), hand=hand)[0]
-            gain = scale.gain.extra(np.array([hand], dtype=np.uint64), np.zeros(1, dtype=np.int64), [floor])
+            gain = scale.gain.extra(
+                np.array([hand], dtype=np.uint64), np.zeros(1, dtype=np.int64), [floor]
+            )
             assert row @ t - floor == pytest.approx(float(gain[0]), abs=1e-3)
             assert np.all(row[:floor] == 0) and row.sum() == pytest.approx(1.0)
             below = scale.spread(N, np.array([floor - 1]), np.array([floor]), hand=hand)[0]
@@ -218,9 +220,13 @@ def test_the_hand_model_refuses_bad_input() -> None:
     scale = scale_for(Ruleset.preset("online"))
     twelve = COURT & ~(COURT & -COURT)  # its lowest card taken away
     with pytest.raises(ModelError, match="13-card"):
-        gain_features(np.array([twelve], dtype=np.uint64), np.zeros(1, dtype=np.int64), np.array([3]))
+        gain_features(
+            np.array([twelve], dtype=np.uint64), np.zeros(1, dtype=np.int64), np.array([3])
+        )
     with pytest.raises(ModelError, match="floors"):
-        gain_features(np.array([COURT], dtype=np.uint64), np.zeros(1, dtype=np.int64), np.array([14]))
+        gain_features(
+            np.array([COURT], dtype=np.uint64), np.zeros(1, dtype=np.int64), np.array([14])
+        )
     with pytest.raises(ModelError, match="13-card"):
         scale.spread(N, np.array([3]), np.array([3]), hand=twelve, seat=1)
     assert scale.gain is not None
