@@ -125,6 +125,7 @@ def test_bid_validation(client: TestClient, body: dict[str, Any], field: str) ->
     assert any(field in err["loc"] for err in resp.json()["detail"])
 
 
+@pytest.mark.slow
 def test_every_recorded_play_request_gets_a_legal_card(client: TestClient) -> None:
     reqs = _plays()
     assert len(reqs) == 61

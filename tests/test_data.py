@@ -146,6 +146,7 @@ def test_card_describes_the_data(base: Path) -> None:
     assert card["content_hash"] == content_hash(d.masks, d.dd, d.playout, d.index)
 
 
+@pytest.mark.slow
 def test_other_chunking_and_workers_give_identical_data(base: Path, tmp_path: Path) -> None:
     ref = load(PROFILE, base, split="all")
     m = N

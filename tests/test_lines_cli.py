@@ -42,6 +42,7 @@ def test_line_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["kind"] == "playout"
 
 
+@pytest.mark.slow
 def test_line_and_analyse_text_name_cards_in_letters_only(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -30,6 +30,7 @@ def test_every_python_block_is_a_doctest() -> None:
         assert body.lstrip().startswith(">>> "), body[:80]
 
 
+@pytest.mark.slow
 def test_python_tour_runs() -> None:
     """All python blocks, in order, as one doctest session (later blocks use earlier names)."""
     text = "\n".join(blocks("python"))

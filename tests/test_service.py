@@ -143,6 +143,7 @@ def test_evaluate_after_earlier_calls(client: TestClient) -> None:
     assert got["earlier_calls"] == [5] and not got["calls_used"]
 
 
+@pytest.mark.slow
 def test_monte_carlo_cap(client: TestClient) -> None:
     resp = client.post("/v1/evaluate", json={"hand": HAND, "seat": 0, "layouts": 501})
     assert "500" in _error(resp, "layouts")
@@ -151,6 +152,7 @@ def test_monte_carlo_cap(client: TestClient) -> None:
         assert _error(resp, "layouts") == "at most 10 layouts, got 11"
 
 
+@pytest.mark.slow
 def test_monte_carlo_admission_by_time_bound() -> None:
     """A Monte Carlo check that cannot finish inside the time bound is refused at once with the
     limit and the reason, not run until its worker is killed (20 s lost, a worker held)."""

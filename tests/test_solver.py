@@ -289,6 +289,7 @@ def test_entries_are_found_at_both_hashing_levels() -> None:
     assert deep_seen_shallow <= 8
 
 
+@pytest.mark.slow
 def test_values_hold_when_the_table_is_full_and_entries_are_replaced() -> None:
     # the smallest table, one spill chain, never emptied: full after a few solves, so every later
     # store replaces an entry and every lookup scans a full chain. Small endings against the

@@ -349,6 +349,7 @@ def test_full_deal_playout(index: int) -> None:
 
 
 # --- batches ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_batches_in_order_and_parallel() -> None:
     positions = [late_position(s, "modern", 20) for s in range(6)]
     seq = [solver.dd_table(p) for p in positions]

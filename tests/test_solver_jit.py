@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 SCRIPT = """
@@ -50,6 +52,7 @@ def test_plain_python_mode_gives_the_same_values() -> None:
     assert plain["values"] == jit["values"]
 
 
+@pytest.mark.slow
 def test_fresh_process_loads_the_search_from_the_disk_cache() -> None:
     run({})  # writes the cache if this checkout has none yet
     again = run({})  # a fresh process: must load (not compile) and not crash
