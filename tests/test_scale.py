@@ -13,7 +13,7 @@ from callbreak_lab import Position
 from callbreak_lab.analysis.advice import single_dummy_values
 from callbreak_lab.analysis.review import review_play
 from callbreak_lab.bidding.datasets import PROFILES
-from callbreak_lab.cards import Hand
+from callbreak_lab.cards import Card, Hand
 from callbreak_lab.errors import ModelError
 from callbreak_lab.rules import Ruleset
 from callbreak_lab.seat.outcomes import card_outcomes
@@ -92,6 +92,27 @@ def test_a_call_the_floor_never_makes_still_tells_the_cards_apart() -> None:
     assert len({round(x or 0.0, 6) for x in shown}) >= 2
     best = max(out.cards, key=lambda c: out.cards[c].expected or 0.0)
     assert int(best) == 0 and (out.cards[best].make or 0.0) > 0.0
+
+
+def test_a_card_that_takes_too_many_tricks_misses_a_window_call() -> None:
+    """Home scores a call made only at the call or one more: a card whose floor is two over
+    the call misses there (a negative score) and makes under online; the play-out scale's make
+    chance is its mass where the score is positive, the same rule as the call advisor's."""
+    values = [{0: 5, 1: 3}, {0: 5, 1: 3}]
+    for preset, five in (("home", 0.0), ("online", 1.0)):
+        rules = Ruleset.preset(preset)
+        floor = card_outcomes(values, np.ones(2), rules, 3, 0)
+        assert floor.cards[Card(0)].floor_make == five
+        assert floor.cards[Card(1)].floor_make == 1.0
+        out = card_outcomes(values, np.ones(2), rules, 3, 0, left=10)
+        spread = scale_for(rules).spread(10, np.array([5, 5]), np.array([5, 5]))
+        t = np.arange(N + 1)
+        made = np.array([rules.score(3, int(x)) > 0 for x in t])
+        assert out.cards[Card(0)].make == pytest.approx(float((spread @ made).mean()))
+    # the window's make chance is below the open-ended one for the same spread
+    home = card_outcomes(values, np.ones(2), Ruleset.preset("home"), 3, 0, left=10)
+    online = card_outcomes(values, np.ones(2), Ruleset.preset("online"), 3, 0, left=10)
+    assert (home.cards[Card(0)].make or 0.0) < (online.cards[Card(0)].make or 0.0)
 
 
 def test_single_dummy_advice_speaks_the_playout_scale_and_names_the_floor() -> None:

@@ -414,10 +414,12 @@ def card_outcomes(  # noqa: PLR0913  (the layouts' figures, then the seat's keyw
             continue
         scores = np.array([rules.score(call, int(t)) for t in tricks], dtype=np.float64) / 10
         s_mean, _ = mean_se(scores, w, single=0.0)
-        make = min(1.0, float(wn @ (tricks >= call)))  # the weights sum to 1 up to rounding
+        # made: a positive score (bidding.calls.made_matrix's rule), so a window scoring such as
+        # home's (the call or one more) misses above it too; the weights sum to 1 up to rounding
+        make = min(1.0, float(wn @ (scores > 0)))
         p_scores = spread @ score_of
         ps_mean, ps_se = mean_se(p_scores, w, single=0.0)
-        p_make = min(1.0, float(wn @ (spread @ (totals >= call))))
+        p_make = min(1.0, float(wn @ (spread @ (score_of > 0))))
         outcomes[Card(c)] = CardOutcome(
             p_mean, 0.0 if exact else p_se, ps_mean, 0.0 if exact else ps_se, p_make,
             t_mean, s_mean, make,
