@@ -68,6 +68,31 @@ def dds_deal(deal: Deal) -> object:
     return d
 
 
+def print_times(times: dict[str, list[float]]) -> None:
+    """A table of each measure that has times: median, p90, p99, max (ms) and total (s)."""
+    head = " | ".join(f"{x:>8}" for x in ("median", "p90", "p99", "max"))
+    print(f"| {'measure':<28} | {head} | total s |")
+    print("|---|---|---|---|---|---|")
+    for name, xs in times.items():
+        if xs:
+            print(summary(name, xs))
+
+
+def dds_one_value(seeds: range) -> list[float]:
+    """Seconds of DDS's one-value solve (solutions=1) of each deal, in a pass of its own: DDS
+    keeps its table for a deal solved again right after, which would read as no time."""
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+
+    out = []
+    for seed in seeds:
+        bd = dds_deal(Deal.random(seed))
+        t0 = time.perf_counter()
+        solve_board(bd, SolveMode.OptimalOne)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
 def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--deals", type=int, default=100)
@@ -139,24 +164,17 @@ def main() -> None:  # noqa: PLR0915  (a benchmark's steps in order)
                 dds_t.append(time.perf_counter() - t0)
             rows[f"{preset}/{seed}"] = row
         if solve_board is not None and args.seat and not dds1_t:
-            # a pass of its own: DDS keeps its table for a deal solved again right after
-            for seed in range(args.first, args.first + args.deals):
-                bd = dds_deal(Deal.random(seed))
-                t0 = time.perf_counter()
-                solve_board(bd, SolveMode.OptimalOne)
-                dds1_t.append(time.perf_counter() - t0)
+            dds1_t = dds_one_value(range(args.first, args.first + args.deals))
         dds_done = dds_done or bool(dds_t)
         print(f"\n### {preset} {rules.kernel_flags()}")
-        head = " | ".join(f"{x:>8}" for x in ("median", "p90", "p99", "max"))
-        print(f"| {'measure':<28} | {head} | total s |")
-        print("|---|---|---|---|---|---|")
-        print(summary("card_values, first lead", cv_t))
-        if seat_t:
-            print(summary("one seat's value", seat_t))
-        if dds_t:
-            print(summary("DDS SolveBoard solutions=3", dds_t))
-        if dds1_t:
-            print(summary("DDS SolveBoard solutions=1", dds1_t))
+        print_times(
+            {
+                "card_values, first lead": cv_t,
+                "one seat's value": seat_t,
+                "DDS SolveBoard solutions=3": dds_t,
+                "DDS SolveBoard solutions=1": dds1_t,
+            }
+        )
         ns = sorted(cv_n)
         print(
             f"card_values nodes: total {sum(ns) / 1e6:.2f} M, median {ns[len(ns) // 2] / 1e3:.1f} "
