@@ -25,8 +25,10 @@ lab: $(STAMP)
 test: $(STAMP) lint typecheck browser-deps pytest
 
 ## The developer loop: lint and every test but the slow, browser and notebook ones (under 2 min).
+## Bytecode is written even where the environment turns it off (PYTHONDONTWRITEBYTECODE), so a
+## second run reuses the tests' rewritten modules (collection about 10 s instead of 18).
 quick: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not notebook and not stress" $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n 2 -m "not slow and not browser and not notebook and not stress" $(PYTEST_ARGS)
 
 ## The long load tests (numba's cache under two and eight processes compiling at once).
 stress: $(STAMP)

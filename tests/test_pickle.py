@@ -344,6 +344,7 @@ def _check_returned(got: dict[str, Any], want: dict[str, Any]) -> None:
     assert type(got["deal"]) is Deal and type(got["legal"]) is Hand
 
 
+@pytest.mark.slow
 def test_a_loky_worker_takes_and_returns_core_objects() -> None:
     from joblib import Parallel, delayed
 
@@ -370,6 +371,7 @@ def dask_client() -> Iterator[Any]:
         yield client
 
 
+@pytest.mark.slow
 def test_a_dask_worker_process_takes_and_returns_core_objects(dask_client: Any) -> None:
     cases = _cases()
     futures = [dask_client.submit(_work, *case, pure=False) for case in cases]

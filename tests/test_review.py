@@ -81,6 +81,7 @@ def test_arena_record_files_and_time_limits(tmp_path: Path) -> None:
     assert "time limit" in short.text()
 
 
+@pytest.mark.slow
 def test_a_decision_cut_by_the_time_limit_ends_the_review(monkeypatch: pytest.MonkeyPatch) -> None:
     """The decision running when the time is up is cut short (it keeps the layouts solved by
     then) and is the review's last card."""

@@ -514,7 +514,7 @@ def test_children_searched_before_their_root_give_the_same_card_values(
     assert len(estimates) >= 100  # the path was taken (not only for single-card roots)
 
 
-@pytest.mark.parametrize("where", ["main", "any"])
+@pytest.mark.parametrize("where", ["main", pytest.param("any", marks=pytest.mark.slow)])
 def test_a_failing_search_in_a_list_raises_and_the_engine_recovers(
     monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:

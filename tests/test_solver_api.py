@@ -138,7 +138,11 @@ def test_finished_position() -> None:
 
 
 # --- public API against the plain minimax ---------------------------------------------------------
-@pytest.mark.parametrize("preset", ["modern", "strict", "online", "home"])
+@pytest.mark.parametrize(
+    "preset",
+    [pytest.param(p, marks=pytest.mark.slow) for p in ("modern", "strict")]
+    + ["online", pytest.param("home", marks=pytest.mark.slow)],
+)
 def test_public_api_matches_minimax(preset: str) -> None:
     for seed in range(12):
         p = late_position(seed, preset, 12 + seed % 4)  # 3 tricks left, at or inside a trick

@@ -46,6 +46,7 @@ def run(env_extra: dict[str, str]) -> dict:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_plain_python_mode_gives_the_same_values() -> None:
     jit = run({})
     plain = run({"NUMBA_DISABLE_JIT": "1"})
